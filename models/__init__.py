@@ -1,0 +1,28 @@
+"""chargeopt.models: immutable, validated data (scenario, rulesets, results). No solving, no drawing."""
+
+from .bases import MM_PER_INCH, HullBase, OvalBase, RoundBase, mm_to_in, parse_base
+from .errors import ChargeoptError, KeyPathError, ScenarioError, UnsupportedRuleError
+from .loading import load_result, load_scenario, read_document, validate_document
+from .result import Placement, Result, ResultAction, Status, Violation
+from .rulesets import EDITIONS, KNOWN_RULESETS, RuleSet, resolve_ruleset
+from .scenario import (
+    Action,
+    ActionKind,
+    Board,
+    GameModel,
+    Owner,
+    Scenario,
+    Terrain,
+    TerrainKind,
+    Unit,
+)
+from .schema import result_schema, scenario_schema
+
+__all__ = [
+    "EDITIONS", "KNOWN_RULESETS", "MM_PER_INCH", "Action", "ActionKind", "Board",
+    "ChargeoptError", "GameModel", "HullBase", "KeyPathError", "OvalBase", "Owner", "Placement",
+    "Result", "ResultAction", "RoundBase", "RuleSet", "Scenario", "ScenarioError", "Status",
+    "Terrain", "TerrainKind", "Unit", "UnsupportedRuleError", "Violation", "load_result",
+    "load_scenario", "mm_to_in", "parse_base", "read_document", "result_schema",
+    "scenario_schema", "validate_document",
+]

@@ -1,0 +1,38 @@
+"""Typed errors: every message names the file, the key path, what is wrong and how to fix it."""
+
+from __future__ import annotations
+
+
+class ChargeoptError(Exception):
+    """Base class of every error chargeopt raises on purpose."""
+
+
+class KeyPathError(ValueError):
+    """A problem at one key path of a document; pydantic carries it inside a ValidationError."""
+
+    def __init__(self, key_path: str, problem: str, fix: str = "") -> None:
+        super().__init__(problem)
+        self.key_path = key_path
+        self.problem = problem
+        self.fix = fix
+
+
+class ScenarioError(ChargeoptError):
+    """A scenario or result document that cannot be used, with one line per problem."""
+
+    def __init__(self, file: str, problems: list[tuple[str, str, str]]) -> None:
+        self.file = file
+        self.problems = problems
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        """One line per problem: `file: key.path: problem (fix)`."""
+        out = []
+        for key_path, problem, fix in self.problems:
+            where = f"{self.file}: {key_path}" if key_path else self.file
+            out.append(f"{where}: {problem}" + (f"; {fix}" if fix else ""))
+        return out
+
+
+class UnsupportedRuleError(ChargeoptError):
+    """A ruleset, action or base kind that chargeopt does not implement (yet)."""

@@ -1,0 +1,235 @@
+"""The scenario: board, terrain, units of models, the ruleset and the move to make."""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+from functools import cached_property
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .bases import BaseInput, HullBase, OvalBase, RoundBase
+from .errors import KeyPathError, UnsupportedRuleError
+from .rulesets import RuleSet, resolve_ruleset
+
+Point = tuple[float, float]
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TerrainKind(StrEnum):
+    WALL = "wall"
+    FLOOR = "floor"
+    IMPASSABLE = "impassable"
+    BARRICADE = "barricade"
+    DIFFICULT = "difficult"
+
+
+class Owner(StrEnum):
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
+class ActionKind(StrEnum):
+    CHARGE = "charge"
+    PILE_IN = "pile-in"
+    CONSOLIDATE = "consolidate"
+    HEROIC_INTERVENTION = "heroic-intervention"
+
+
+class Board(_Frozen):
+    """The battlefield rectangle, origin top-left, x right, y down, in inches."""
+
+    width: Finite = Field(gt=0, le=1000)
+    height: Finite = Field(gt=0, le=1000)
+
+
+class Terrain(_Frozen):
+    """A terrain piece. Walls and barricades are thick polylines (closed if the last point
+    repeats the first); floors, impassable and difficult areas are polygon rings."""
+
+    id: str = Field(min_length=1)
+    kind: TerrainKind
+    path: tuple[tuple[Finite, Finite], ...] = Field(min_length=2)
+    thickness: Finite | None = Field(default=None, gt=0, le=12)
+    height: Finite | None = Field(default=None, ge=0, le=100)
+
+    @model_validator(mode="after")
+    def _shape_fits_kind(self) -> Terrain:
+        linear = self.kind in (TerrainKind.WALL, TerrainKind.BARRICADE)
+        if linear and self.thickness is None:
+            raise KeyPathError("thickness", f"a {self.kind} needs a thickness", "add thickness = 0.25")
+        if not linear and self.thickness is not None:
+            raise KeyPathError("thickness", f"a {self.kind} has no thickness", "remove it")
+        if not linear and len(self.path) < 3:
+            raise KeyPathError("path", f"a {self.kind} is a polygon ring: give at least 3 points")
+        if self.kind == TerrainKind.FLOOR and self.height is None:
+            raise KeyPathError("height", "a floor needs the height of its surface", "add height = 3.0")
+        return self
+
+    @property
+    def is_closed(self) -> bool:
+        return len(self.path) > 2 and self.path[0] == self.path[-1]
+
+
+class GameModel(_Frozen):
+    """One model (miniature) at its start position; `base` overrides the unit's default."""
+
+    id: str = Field(min_length=1)
+    x: Finite
+    y: Finite
+    z: Finite = Field(default=0.0, ge=0)
+    facing: Finite = 0.0
+    base: BaseInput | None = None
+
+
+class Unit(_Frozen):
+    """A unit: an owner, keywords (compared upper-case) and its models."""
+
+    id: str = Field(min_length=1)
+    owner: Owner
+    keywords: tuple[str, ...] = ()
+    base: BaseInput | None = None
+    models: tuple[GameModel, ...] = Field(min_length=1)
+
+    @field_validator("keywords")
+    @classmethod
+    def _upper(cls, keywords: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(k.strip().upper() for k in keywords)
+
+    @model_validator(mode="after")
+    def _every_model_has_a_base(self) -> Unit:
+        if self.base is None:
+            for i, m in enumerate(self.models):
+                if m.base is None:
+                    raise KeyPathError(
+                        f"models[{i}].base",
+                        f"model {m.id!r} has no base",
+                        'give the unit a default (base = "32mm") or the model its own',
+                    )
+        return self
+
+    @cached_property
+    def keyword_set(self) -> frozenset[str]:
+        return frozenset(self.keywords)
+
+    def base_of(self, model: GameModel) -> RoundBase | OvalBase | HullBase:
+        chosen = model.base or self.base
+        assert chosen is not None  # guaranteed by the validator above
+        return chosen
+
+
+class Action(_Frozen):
+    """The move to make (or to check)."""
+
+    kind: ActionKind
+    unit: str = Field(min_length=1)
+    targets: tuple[str, ...] = ()
+    roll: int | None = Field(default=None, ge=0, le=36)
+
+    @field_validator("roll", mode="before")
+    @classmethod
+    def _roll_is_whole(cls, roll: object) -> object:
+        if isinstance(roll, float) and not roll.is_integer():
+            raise ValueError(f"a roll is a whole number of inches, got {roll}")
+        if isinstance(roll, int | float) and roll < 0:
+            raise ValueError(f"a roll cannot be negative, got {roll:g}")
+        return roll
+
+
+class Scenario(_Frozen):
+    """A whole scenario, validated: ids unique, references resolved, ruleset supported."""
+
+    format: Literal[1] = 1
+    name: str = ""
+    ruleset: tuple[str, ...] = Field(min_length=1)
+    board: Board
+    terrain: tuple[Terrain, ...] = ()
+    units: tuple[Unit, ...] = Field(min_length=1)
+    action: Action
+
+    @field_validator("ruleset", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: object) -> object:
+        return (value,) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _references(self) -> Scenario:
+        try:
+            resolve_ruleset(self.ruleset)
+        except UnsupportedRuleError as exc:
+            raise KeyPathError("ruleset", str(exc)) from None
+        _unique("terrain", [t.id for t in self.terrain], "terrain id")
+        _unique("units", [u.id for u in self.units], "unit id")
+        seen: dict[str, str] = {}
+        for ui, unit in enumerate(self.units):
+            for mi, model in enumerate(unit.models):
+                if model.id in seen:
+                    raise KeyPathError(
+                        f"units[{ui}].models[{mi}].id",
+                        f"model id {model.id!r} repeats (also in unit {seen[model.id]!r})",
+                        "give every model its own id",
+                    )
+                seen[model.id] = unit.id
+        units = {u.id: u for u in self.units}
+        ids = ", ".join(units)
+        if self.action.unit not in units:
+            raise KeyPathError("action.unit", f"no unit {self.action.unit!r}", f"choose one of {ids}")
+        actor = units[self.action.unit]
+        if self.action.kind == ActionKind.CHARGE and not self.action.targets:
+            raise KeyPathError("action.targets", "a charge needs at least one target unit")
+        for ti, target in enumerate(self.action.targets):
+            if target not in units:
+                raise KeyPathError(
+                    f"action.targets[{ti}]", f"no unit {target!r}", f"choose one of {ids}"
+                )
+            if units[target].owner == actor.owner:
+                raise KeyPathError(
+                    f"action.targets[{ti}]",
+                    f"unit {target!r} is not an enemy of {actor.id!r} (both {actor.owner})",
+                    "target a unit of the other side",
+                )
+        _unique("action.targets", list(self.action.targets), "target")
+        return self
+
+    @cached_property
+    def rules(self) -> RuleSet:
+        return resolve_ruleset(self.ruleset)
+
+    @cached_property
+    def unit_by_id(self) -> dict[str, Unit]:
+        return {u.id: u for u in self.units}
+
+    @cached_property
+    def model_index(self) -> dict[str, tuple[Unit, GameModel]]:
+        """Every model id mapped to its unit and its start state."""
+        return {m.id: (u, m) for u in self.units for m in u.models}
+
+    @property
+    def acting_unit(self) -> Unit:
+        return self.unit_by_id[self.action.unit]
+
+    def enemies_of(self, unit: Unit) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.owner != unit.owner)
+
+    def terrain_by_id(self, terrain_id: str) -> Terrain:
+        return next(t for t in self.terrain if t.id == terrain_id)
+
+
+def _unique(key: str, values: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for i, value in enumerate(values):
+        if value in seen:
+            raise KeyPathError(f"{key}[{i}].id" if what != "target" else f"{key}[{i}]",
+                               f"{what} {value!r} repeats", "give each its own id")
+        seen.add(value)
+
+
+def angle_between_deg(a: float, b: float) -> float:
+    """Smallest absolute difference between two facings, in degrees."""
+    d = math.fmod(abs(a - b), 360.0)
+    return min(d, 360.0 - d)
