@@ -1,0 +1,46 @@
+"""chargeopt.geometry: exact shapes, distances, legal paths, start-layout checks and the
+independent rules checker."""
+
+from .checker import VIOLATION_KINDS, check_placement, summarise
+from .footprints import (
+    OVAL_ERROR_IN,
+    Footprint,
+    edge_distance,
+    overlap_depth,
+    vertical_separation,
+)
+from .paths import (
+    MoverProfile,
+    ObstacleMap,
+    PathError,
+    PathField,
+    climb_in,
+    legal_move_length,
+    mover_profile,
+    obstacle_map,
+)
+from .start_layout import check_start_layout
+from .terrain import Battlefield, TerrainPiece, terrain_shape
+
+__all__ = [
+    "OVAL_ERROR_IN",
+    "VIOLATION_KINDS",
+    "Battlefield",
+    "Footprint",
+    "MoverProfile",
+    "ObstacleMap",
+    "PathError",
+    "PathField",
+    "TerrainPiece",
+    "check_placement",
+    "check_start_layout",
+    "climb_in",
+    "edge_distance",
+    "legal_move_length",
+    "mover_profile",
+    "obstacle_map",
+    "overlap_depth",
+    "summarise",
+    "terrain_shape",
+    "vertical_separation",
+]

@@ -1,4 +1,6 @@
-"""chargeopt.models: immutable, validated data (scenario, rulesets, results). No solving, no drawing."""
+"""chargeopt.models: immutable, validated data (scenario, rulesets, results).
+
+No solving, no drawing."""
 
 from .bases import MM_PER_INCH, HullBase, OvalBase, RoundBase, mm_to_in, parse_base
 from .errors import ChargeoptError, KeyPathError, ScenarioError, UnsupportedRuleError
@@ -19,10 +21,38 @@ from .scenario import (
 from .schema import result_schema, scenario_schema
 
 __all__ = [
-    "EDITIONS", "KNOWN_RULESETS", "MM_PER_INCH", "Action", "ActionKind", "Board",
-    "ChargeoptError", "GameModel", "HullBase", "KeyPathError", "OvalBase", "Owner", "Placement",
-    "Result", "ResultAction", "RoundBase", "RuleSet", "Scenario", "ScenarioError", "Status",
-    "Terrain", "TerrainKind", "Unit", "UnsupportedRuleError", "Violation", "load_result",
-    "load_scenario", "mm_to_in", "parse_base", "read_document", "result_schema",
-    "scenario_schema", "validate_document",
+    "EDITIONS",
+    "KNOWN_RULESETS",
+    "MM_PER_INCH",
+    "Action",
+    "ActionKind",
+    "Board",
+    "ChargeoptError",
+    "GameModel",
+    "HullBase",
+    "KeyPathError",
+    "OvalBase",
+    "Owner",
+    "Placement",
+    "Result",
+    "ResultAction",
+    "RoundBase",
+    "RuleSet",
+    "Scenario",
+    "ScenarioError",
+    "Status",
+    "Terrain",
+    "TerrainKind",
+    "Unit",
+    "UnsupportedRuleError",
+    "Violation",
+    "load_result",
+    "load_scenario",
+    "mm_to_in",
+    "parse_base",
+    "read_document",
+    "resolve_ruleset",
+    "result_schema",
+    "scenario_schema",
+    "validate_document",
 ]

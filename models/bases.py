@@ -85,7 +85,9 @@ class HullBase(_Frozen):
     def _simple_polygon(self) -> HullBase:
         area2 = sum(
             x0 * y1 - x1 * y0
-            for (x0, y0), (x1, y1) in zip(self.points, self.points[1:] + self.points[:1], strict=True)
+            for (x0, y0), (x1, y1) in zip(
+                self.points, self.points[1:] + self.points[:1], strict=True
+            )
         )
         if abs(area2) < 1e-9:
             raise ValueError("a hull polygon needs a non-zero area")
@@ -122,7 +124,7 @@ _OVAL = re.compile(rf"^\s*{_NUMBER}\s*(?:mm)?\s*[x×]\s*{_NUMBER}\s*mm\s*$", re.
 
 BASE_HELP = (
     'write a round base as "32mm", an oval as "60x35mm" (long axis first), '
-    "or a hull as a table {kind = \"hull\", points = [[x, y], ...]} in inches"
+    'or a hull as a table {kind = "hull", points = [[x, y], ...]} in inches'
 )
 
 

@@ -23,13 +23,21 @@ def read_document(path: str | Path) -> dict[str, Any]:
     suffix = path.suffix.lower()
     if suffix not in (".toml", ".json"):
         raise ScenarioError(
-            str(path), [("", f"cannot read a {suffix or 'extension-less'} file",
-                         "give a .toml or .json file")]
+            str(path),
+            [
+                (
+                    "",
+                    f"cannot read a {suffix or 'extension-less'} file",
+                    "give a .toml or .json file",
+                )
+            ],
         )
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ScenarioError(str(path), [("", f"cannot open the file ({exc.strerror})", "")]) from None
+        raise ScenarioError(
+            str(path), [("", f"cannot open the file ({exc.strerror})", "")]
+        ) from None
     except UnicodeDecodeError:
         raise ScenarioError(str(path), [("", "the file is not UTF-8 text", "")]) from None
     try:
@@ -38,10 +46,13 @@ def read_document(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(str(path), [("", f"not valid TOML ({exc})", "")]) from None
     except json.JSONDecodeError as exc:
         raise ScenarioError(
-            str(path), [("", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", "")]
+            str(path),
+            [("", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", "")],
         ) from None
     if not isinstance(data, dict):
-        raise ScenarioError(str(path), [("", "the document must be a table (object) at the top", "")])
+        raise ScenarioError(
+            str(path), [("", "the document must be a table (object) at the top", "")]
+        )
     return data
 
 
@@ -50,7 +61,10 @@ def validate_document(model: type[T], data: dict[str, Any], file: str) -> T:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        problems = [_problem(model, err) for err in exc.errors()][:MAX_LINES]
+        errors = exc.errors()
+        problems = [_problem(model, err) for err in errors if not _is_follow_on(err, errors)][
+            :MAX_LINES
+        ]
         raise ScenarioError(file, problems) from None
 
 
@@ -79,9 +93,16 @@ def key_path(loc: tuple[int | str, ...]) -> str:
 def _clean_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
     """Drop pydantic's internal steps (union tags, validator names) from a location."""
     return tuple(
-        p for p in loc
-        if not (isinstance(p, str) and (p.startswith("function-") or p in _INTERNAL_STEPS
-                                         or p.startswith(("tuple[", "list[", "dict["))))
+        p
+        for p in loc
+        if not (
+            isinstance(p, str)
+            and (
+                p.startswith("function-")
+                or p in _INTERNAL_STEPS
+                or p.startswith(("tuple[", "list[", "dict["))
+            )
+        )
     )
 
 
@@ -106,7 +127,8 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[st
 
     for part in loc:
         tagged = [
-            o for o in node.get("anyOf", [])
+            o
+            for o in node.get("anyOf", [])
             if resolve(o).get("properties", {}).get("kind", {}).get("const") == part
         ]
         if tagged:
@@ -118,6 +140,14 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[st
         else:
             node = node.get("properties", {}).get(part, {})
     return sorted(resolve(node).get("properties", {}))
+
+
+def _is_follow_on(err: Any, errors: list[Any]) -> bool:
+    """A "too short" error that only counts items refused for their own reasons."""
+    loc = tuple(err["loc"])
+    return err["type"] == "too_short" and any(
+        len(other["loc"]) > len(loc) and tuple(other["loc"])[: len(loc)] == loc for other in errors
+    )
 
 
 def _problem(model: type[BaseModel], err: Any) -> tuple[str, str, str]:
@@ -132,14 +162,25 @@ def _problem(model: type[BaseModel], err: Any) -> tuple[str, str, str]:
         allowed = ", ".join(_allowed_keys(model, tuple(err["loc"])[:-1]))
         return path, f"unknown key {loc[-1]!r}", f"check its spelling; allowed here: {allowed}"
     if kind == "missing":
-        return path, "required key is missing", ""
+        document = "scenario" if model.__name__ == "Scenario" else "result"
+        return (
+            path,
+            "required key is missing",
+            (f"add it (`chargeopt schema {document}` lists every key)"),
+        )
     if kind in ("union_tag_invalid", "union_tag_not_found"):
-        return path, "unknown base kind", "use kind = \"round\", \"oval\" or \"hull\""
+        return path, "unknown base kind", 'use kind = "round", "oval" or "hull"'
     message = err["msg"]
     if message.startswith("Value error, "):
-        message = message[len("Value error, "):]
+        message = message[len("Value error, ") :]
     received = err.get("input")
-    if kind.startswith(("enum", "literal")) or kind in {"float_parsing", "int_parsing", "string_type",
-                                                         "float_type", "int_type", "bool_type"}:
+    if kind.startswith(("enum", "literal")) or kind in {
+        "float_parsing",
+        "int_parsing",
+        "string_type",
+        "float_type",
+        "int_type",
+        "bool_type",
+    }:
         message = f"{message} (got {received!r})"
     return path, message, ""

@@ -102,7 +102,8 @@ def resolve_ruleset(ids: tuple[str, ...]) -> RuleSet:
         if rules.edition not in MODIFIERS[modifier]:
             raise UnsupportedRuleError(
                 f"{modifier!r} applies on top of {', '.join(MODIFIERS[modifier])}, "
-                f"not {rules.edition!r}"
+                f"not {rules.edition!r}; write ruleset = "
+                f'["{MODIFIERS[modifier][0]}", "{modifier}"] or drop {modifier!r}'
             )
         if modifier == "wtc-walls":
             rules = _replace(rules, wtc_walls=True)

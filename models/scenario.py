@@ -15,6 +15,7 @@ from .rulesets import RuleSet, resolve_ruleset
 
 Point = tuple[float, float]
 Finite = Annotated[float, Field(allow_inf_nan=False)]
+RulesetList = Annotated[list[str], Field(min_length=1)]
 
 
 class _Frozen(BaseModel):
@@ -62,13 +63,17 @@ class Terrain(_Frozen):
     def _shape_fits_kind(self) -> Terrain:
         linear = self.kind in (TerrainKind.WALL, TerrainKind.BARRICADE)
         if linear and self.thickness is None:
-            raise KeyPathError("thickness", f"a {self.kind} needs a thickness", "add thickness = 0.25")
+            raise KeyPathError(
+                "thickness", f"a {self.kind} needs a thickness", "add thickness = 0.25"
+            )
         if not linear and self.thickness is not None:
             raise KeyPathError("thickness", f"a {self.kind} has no thickness", "remove it")
         if not linear and len(self.path) < 3:
             raise KeyPathError("path", f"a {self.kind} is a polygon ring: give at least 3 points")
         if self.kind == TerrainKind.FLOOR and self.height is None:
-            raise KeyPathError("height", "a floor needs the height of its surface", "add height = 3.0")
+            raise KeyPathError(
+                "height", "a floor needs the height of its surface", "add height = 3.0"
+            )
         return self
 
     @property
@@ -135,9 +140,15 @@ class Action(_Frozen):
     @classmethod
     def _roll_is_whole(cls, roll: object) -> object:
         if isinstance(roll, float) and not roll.is_integer():
-            raise ValueError(f"a roll is a whole number of inches, got {roll}")
+            raise KeyPathError(
+                "",
+                f"a roll is a whole number of inches, got {roll}",
+                "give the dice total, e.g. roll = 7",
+            )
         if isinstance(roll, int | float) and roll < 0:
-            raise ValueError(f"a roll cannot be negative, got {roll:g}")
+            raise KeyPathError(
+                "", f"a roll cannot be negative, got {roll:g}", "give the dice total, e.g. roll = 7"
+            )
         return roll
 
 
@@ -152,7 +163,7 @@ class Scenario(_Frozen):
     units: tuple[Unit, ...] = Field(min_length=1)
     action: Action
 
-    @field_validator("ruleset", mode="before")
+    @field_validator("ruleset", mode="before", json_schema_input_type=str | RulesetList)
     @classmethod
     def _one_or_many(cls, value: object) -> object:
         return (value,) if isinstance(value, str) else value
@@ -178,7 +189,9 @@ class Scenario(_Frozen):
         units = {u.id: u for u in self.units}
         ids = ", ".join(units)
         if self.action.unit not in units:
-            raise KeyPathError("action.unit", f"no unit {self.action.unit!r}", f"choose one of {ids}")
+            raise KeyPathError(
+                "action.unit", f"no unit {self.action.unit!r}", f"choose one of {ids}"
+            )
         actor = units[self.action.unit]
         if self.action.kind == ActionKind.CHARGE and not self.action.targets:
             raise KeyPathError("action.targets", "a charge needs at least one target unit")
@@ -224,8 +237,11 @@ def _unique(key: str, values: list[str], what: str) -> None:
     seen: set[str] = set()
     for i, value in enumerate(values):
         if value in seen:
-            raise KeyPathError(f"{key}[{i}].id" if what != "target" else f"{key}[{i}]",
-                               f"{what} {value!r} repeats", "give each its own id")
+            raise KeyPathError(
+                f"{key}[{i}].id" if what != "target" else f"{key}[{i}]",
+                f"{what} {value!r} repeats",
+                "give each its own id",
+            )
         seen.add(value)
 
 

@@ -1,0 +1,93 @@
+"""The start layout as a judge would inspect it before any move: every base on the board, on
+the surface it claims to stand on, out of walls, impassable areas and barricades, and not
+overlapping another base."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chargeopt.models import Scenario, ScenarioError
+
+from .checks_pairs import SAME_HEIGHT_IN, Bases, height_gaps, overlap_depths
+from .checks_pose import KIND_WORDS, Surfaces, board_overhang, describe_overhang, terrain_intrusions
+from .footprints import Footprint
+from .terrain import Battlefield
+
+MAX_PROBLEMS = 10
+
+
+def start_footprints(scenario: Scenario) -> dict[str, Footprint]:
+    """Every model's footprint where it stands at the start, by model id."""
+    return {
+        m.id: Footprint(unit.base_of(m), m.x, m.y, m.z, m.facing)
+        for unit in scenario.units
+        for m in unit.models
+    }
+
+
+def check_start_layout(
+    scenario: Scenario, file: str = "<scenario>", *, battlefield: Battlefield | None = None
+) -> None:
+    """Raise ScenarioError listing (at most 10) problems of the start layout; return if none."""
+    field = battlefield or Battlefield.from_scenario(scenario)
+    tolerance = scenario.rules.base_contact_tolerance_in
+    surfaces = Surfaces(field)
+    footprints = start_footprints(scenario)
+    where = {
+        m.id: (ui, mi, f"units[{ui}].models[{mi}]")
+        for ui, unit in enumerate(scenario.units)
+        for mi, m in enumerate(unit.models)
+    }
+    found: list[tuple[int, int, int, tuple[str, str, str]]] = []
+
+    def add(model_id: str, order: int, problem: str, fix: str) -> None:
+        ui, mi, key = where[model_id]
+        found.append((ui, mi, order, (key, problem, fix)))
+
+    for model_id, fp in footprints.items():
+        if past := board_overhang(fp, field.width, field.height):
+            add(
+                model_id,
+                0,
+                f"model {model_id!r} sticks out of the board by {describe_overhang(past)}",
+                "move it onto the board",
+            )
+        for piece, depth in terrain_intrusions(fp, field, tolerance):
+            add(
+                model_id,
+                1,
+                f'model {model_id!r} stands {depth:.2f}" deep inside '
+                f"{KIND_WORDS[piece.kind]} {piece.id!r}",
+                "move it out of the terrain",
+            )
+        surface = surfaces.problem(fp, tolerance)
+        if surface is not None and surface.overhang_in is None:
+            add(
+                model_id,
+                2,
+                f"model {model_id!r} stands at z={fp.z} but no floor at that height holds its base",
+                "set z = 0 or the height of the floor under it",
+            )
+        elif surface is not None:
+            floors = ", ".join(repr(i) for i in surface.floor_ids)
+            add(
+                model_id,
+                2,
+                f"model {model_id!r} stands at z={fp.z} on floor {floors} but its "
+                f'base overhangs the edge by {surface.overhang_in:.2f}"',
+                "move it wholly onto the floor",
+            )
+
+    ids = list(footprints)
+    bases = Bases.of(list(footprints.values()))
+    depth = overlap_depths(bases, bases)
+    overlapping = (depth > tolerance) & (height_gaps(bases, bases) < SAME_HEIGHT_IN)
+    for i, j in zip(*np.nonzero(np.triu(overlapping, k=1)), strict=True):
+        first, second = sorted((ids[i], ids[j]), key=lambda m: where[m][:2])
+        add(
+            second, 3, f'model {second!r} overlaps {first!r} by {depth[i, j]:.2f}"', "move it apart"
+        )
+
+    if found:
+        found.sort(key=lambda item: item[:3])
+        raise ScenarioError(file, [problem for *_, problem in found[:MAX_PROBLEMS]])

@@ -1,0 +1,63 @@
+"""The one public entry point: solve(scenario) dispatches on the action's kind."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from chargeopt.models import ActionKind, Result, Scenario, Status, UnsupportedRuleError
+
+from .charge import solve_charge
+from .options import SolveOptions
+
+Solver = Callable[[Scenario, SolveOptions], Result]
+
+SOLVERS: dict[ActionKind, tuple[Solver, frozenset[str]]] = {
+    ActionKind.CHARGE: (solve_charge, frozenset({"40k-9e", "40k-10e"})),
+}
+"""Move kind -> (solver, editions it supports)."""
+
+
+def solve(
+    scenario: Scenario,
+    *,
+    roll: int | None = None,
+    time_limit: float = 20.0,
+    seed: int = 0,
+    options: SolveOptions | None = None,
+) -> Result:
+    """Solve the scenario's action; the result is re-checked by the independent checker."""
+    opts = options or SolveOptions()
+    opts = replace(
+        opts,
+        time_limit_s=time_limit if options is None else opts.time_limit_s,
+        seed=seed if options is None else opts.seed,
+        roll=roll if roll is not None else opts.roll,
+    )
+    kind = scenario.action.kind
+    if kind not in SOLVERS:
+        supported = ", ".join(k.value for k in SOLVERS)
+        raise UnsupportedRuleError(f"solving '{kind}' is not implemented yet; supported: {supported}")
+    solver, editions = SOLVERS[kind]
+    if scenario.rules.edition not in editions:
+        raise UnsupportedRuleError(f"'{kind}' under {scenario.rules.edition} is not supported")
+    if scenario.rules.wtc_walls:
+        raise UnsupportedRuleError("the wtc-walls rule arrives with its own solver (not yet)")
+    result = solver(scenario, opts)
+    return verified(scenario, result) if opts.check else result
+
+
+def verified(scenario: Scenario, result: Result) -> Result:
+    """Attach the independent checker's verdict; a checked answer with violations is a bug and
+    is downgraded to `unknown` so it is never presented as legal."""
+    from chargeopt.geometry.checker import check_placement
+
+    if result.action is None or result.status.value not in ("optimal", "feasible"):
+        return result
+    violations = check_placement(scenario, result.placements, roll=result.action.roll)
+    if not violations:
+        return result
+    stats = {**result.stats, "checker_rejected": True}
+    return result.model_copy(
+        update={"violations": tuple(violations), "status": Status.UNKNOWN, "stats": stats}
+    )

@@ -1,0 +1,488 @@
+"""Candidate end positions for a moving unit, filtered by every single-model rule.
+
+Steps, each a pure function: raw points (contact rings, engagement band, a fine lattice near the
+targets and a coarser one elsewhere), then `standable` filters (board, terrain, surface, other
+bases, engagement of non-targets), then per-model reach along the shortest legal path and the
+"ends closer" rule. Pair relations (overlap, coherency) are computed once for the model.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from scipy.spatial import cKDTree
+
+from chargeopt.geometry import Battlefield, Footprint
+from chargeopt.geometry.distance_matrix import edge_distances, poses_polygons
+from chargeopt.geometry.paths import climb_in, obstacle_map
+from chargeopt.models import OvalBase, RoundBase, Scenario, TerrainKind, Unit
+
+from .options import SolveOptions
+
+CONTACT_GAP_IN = 0.001
+"""Contact candidates stand this far from the target's edge (the checker allows 0.005")."""
+MARGIN_IN = 1e-4
+"""Margin kept inside every 'within' limit so rounding never decides a verdict."""
+
+
+@dataclass
+class Candidates:
+    """All candidate poses for one move, with their single-model facts and pair relations."""
+
+    base_keys: list[object]
+    base_of: np.ndarray  # index into base_keys per candidate
+    x: np.ndarray
+    y: np.ndarray
+    z: np.ndarray
+    facing: np.ndarray
+    contact: list[tuple[str, ...]]  # target model ids in base contact
+    engaged: list[frozenset[str]]  # target unit ids within engagement range
+    ring: np.ndarray  # ring number for ring points (contact, band), -1 for lattice points
+    angle: np.ndarray  # angle (radians) around the ring's target
+    reach: dict[str, np.ndarray] = field(default_factory=dict)  # model id -> move length (inf = no)
+    conflicts: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
+    coherent: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
+    _conflict_lists: list[np.ndarray] | None = field(default=None, repr=False)
+    _coherent_lists: list[np.ndarray] | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    @property
+    def conflict_lists(self) -> list[np.ndarray]:
+        """Per candidate, the candidates its base would overlap (computed once)."""
+        if self._conflict_lists is None:
+            self._conflict_lists = _adjacency_lists(self.conflicts, len(self))
+        return self._conflict_lists
+
+    @property
+    def coherent_lists(self) -> list[np.ndarray]:
+        """Per candidate, the candidates within coherency range of it (computed once)."""
+        if self._coherent_lists is None:
+            self._coherent_lists = _adjacency_lists(self.coherent, len(self))
+        return self._coherent_lists
+
+
+def _adjacency_lists(pairs: np.ndarray, n: int) -> list[np.ndarray]:
+    """For each of n nodes, the array of its neighbours under the undirected `pairs`."""
+    if len(pairs) == 0:
+        return [np.empty(0, int) for _ in range(n)]
+    both = np.vstack([pairs, pairs[:, ::-1]])
+    both = both[np.argsort(both[:, 0], kind="stable")]
+    cuts = np.searchsorted(both[:, 0], np.arange(n + 1))
+    return [both[cuts[i] : cuts[i + 1], 1] for i in range(n)]
+
+
+def _hex_lattice(x0: float, y0: float, x1: float, y1: float, spacing: float) -> np.ndarray:
+    rows = np.arange(y0, y1 + 1e-9, spacing * math.sqrt(3) / 2)
+    pts = []
+    for i, yy in enumerate(rows):
+        xs = np.arange(x0 + (spacing / 2 if i % 2 else 0.0), x1 + 1e-9, spacing)
+        pts.append(np.column_stack((xs, np.full_like(xs, yy))))
+    return np.vstack(pts) if pts else np.empty((0, 2))
+
+
+def _rings(
+    targets: list[Footprint],
+    offsets: list[float],
+    step_deg: float,
+    clearance: float,
+    ring_base: int,
+) -> np.ndarray:
+    """Rows (x, y, z, ring, angle): centres at edge distance `offset` from each target for a
+    round mover of radius `clearance` (exact for round targets; circumradius for others)."""
+    angles = np.radians(np.arange(0.0, 360.0, step_deg))
+    out = []
+    for ti, t in enumerate(targets):
+        for oi, off in enumerate(offsets):
+            rad = t.radius_in + clearance + off
+            ring = ring_base + ti * len(offsets) + oi
+            out.append(
+                np.column_stack(
+                    (
+                        t.x + rad * np.cos(angles),
+                        t.y + rad * np.sin(angles),
+                        np.full_like(angles, t.z),
+                        np.full_like(angles, ring),
+                        angles,
+                    )
+                )
+            )
+    return np.vstack(out) if out else np.empty((0, 5))
+
+
+def raw_points(
+    scenario: Scenario,
+    unit: Unit,
+    base: object,
+    roll_max: float,
+    options: SolveOptions,
+    targets: list[Footprint],
+    surfaces: list[float],
+    ring_base: int,
+) -> np.ndarray:
+    """Every pose worth considering for one base: rows (x, y, z, ring, angle)."""
+    rules = scenario.rules
+    clearance = base.inradius_in if not isinstance(base, RoundBase) else base.radius_in
+    er = rules.engagement_range_in
+    contact = _rings(targets, [CONTACT_GAP_IN], options.contact_step_deg, clearance, ring_base)
+    band = _rings(
+        targets,
+        [er * 0.5, er - 0.01],
+        options.contact_step_deg * 2,
+        clearance,
+        ring_base + len(targets),
+    )
+    starts = np.array([(m.x, m.y) for m in unit.models])
+    lo = np.maximum(starts.min(axis=0) - roll_max, 0.0)
+    hi = np.minimum(starts.max(axis=0) + roll_max, (scenario.board.width, scenario.board.height))
+    near_reach = er + rules.coherency_range_in + 2 * base.circumradius_in + 1.0
+    tgt = np.array([(t.x, t.y) for t in targets])
+    tgt_r = max(t.radius_in for t in targets)
+    t_lo = np.maximum(tgt.min(axis=0) - near_reach - tgt_r, lo)
+    t_hi = np.minimum(tgt.max(axis=0) + near_reach + tgt_r, hi)
+    near = _hex_lattice(*t_lo, *t_hi, options.near_spacing_in)
+    far = _hex_lattice(*lo, *hi, options.far_spacing_in)
+    if len(far):
+        d_near = np.min(
+            np.hypot(far[:, None, 0] - tgt[None, :, 0], far[:, None, 1] - tgt[None, :, 1]), axis=1
+        )
+        far = far[d_near > near_reach + tgt_r]
+    flat = np.vstack([near, far, starts])
+    d_start = np.min(
+        np.hypot(flat[:, None, 0] - starts[None, :, 0], flat[:, None, 1] - starts[None, :, 1]),
+        axis=1,
+    )
+    flat = flat[d_start <= roll_max + 1e-9]
+    layered = [
+        np.column_stack(
+            (flat, np.full(len(flat), z), np.full(len(flat), -1.0), np.zeros(len(flat)))
+        )
+        for z in surfaces
+    ]
+    return np.vstack([contact, band, *layered])
+
+
+def generate(
+    scenario: Scenario, battlefield: Battlefield, roll_max: float, options: SolveOptions
+) -> Candidates:
+    """All candidates for the acting unit of a charge, filtered and with reach per model."""
+    rules = scenario.rules
+    unit = scenario.acting_unit
+    target_ids = set(scenario.action.targets)
+    fixed = [
+        (u, Footprint(u.base_of(m), m.x, m.y, m.z, m.facing), m.id)
+        for u in scenario.units
+        if u.id != unit.id
+        for m in u.models
+    ]
+    targets = [fp for u, fp, _ in fixed if u.id in target_ids]
+    target_ids_list = [(u.id, mid) for u, _, mid in fixed if u.id in target_ids]
+    non_target_enemies = [
+        fp for u, fp, _ in fixed if u.owner != unit.owner and u.id not in target_ids
+    ]
+    upper = rules.may_end_on_upper_floor(unit.keyword_set)
+    surfaces = [0.0] + ([f.height for f in battlefield.floors] if upper else [])
+
+    bases = list(dict.fromkeys(unit.base_of(m) for m in unit.models))
+    parts = []
+    for bi, base in enumerate(bases):
+        for fi, f in enumerate(_facings(base, unit, options)):
+            ring_base = (bi * options.oval_facings + fi) * 3 * len(targets)
+            pts = raw_points(
+                scenario, unit, base, roll_max, options, targets, sorted(set(surfaces)), ring_base
+            )
+            parts.append((bi, base, pts, np.full(len(pts), f)))
+    cols: list[list[np.ndarray]] = [[] for _ in range(7)]
+    for bi, base, pts, facing in parts:
+        keep = standable(
+            base,
+            pts,
+            facing,
+            scenario,
+            battlefield,
+            [fp for _, fp, _ in fixed],
+            non_target_enemies,
+            upper,
+        )
+        for k, arr in enumerate(
+            (pts[:, 0], pts[:, 1], pts[:, 2], facing, np.full(len(pts), bi), pts[:, 3], pts[:, 4])
+        ):
+            cols[k].append(arr[keep])
+    x, y, z, facing, base_of, ring, angle = _dedupe(*(np.concatenate(a) for a in cols))
+    base_of = base_of.astype(int)
+    ring = ring.astype(int)
+
+    contact, engaged, unit_dist = _target_relations(
+        bases, base_of, x, y, z, facing, targets, target_ids_list, rules, battlefield
+    )
+    cands = Candidates(bases, base_of, x, y, z, facing, contact, engaged, ring, angle)
+    cands.reach = _reach(
+        scenario, battlefield, unit, cands, bases, targets, target_ids_list, unit_dist, roll_max
+    )
+    used = np.zeros(len(cands), bool)
+    for lengths in cands.reach.values():
+        used |= np.isfinite(lengths)
+    cands = _subset(cands, np.flatnonzero(used))
+    cands.conflicts, cands.coherent = pair_relations(cands, rules)
+    return cands
+
+
+def _facings(base: object, unit: Unit, options: SolveOptions) -> list[float]:
+    if isinstance(base, RoundBase):
+        return [0.0]
+    own = [m.facing for m in unit.models if unit.base_of(m) == base]
+    start = own[0] if own else 0.0
+    span = 180.0 if isinstance(base, OvalBase) else 360.0
+    n = options.oval_facings
+    return [start + k * span / n for k in range(n)]
+
+
+def standable(
+    base: object,
+    pts: np.ndarray,
+    facing: np.ndarray,
+    scenario: Scenario,
+    battlefield: Battlefield,
+    fixed: list[Footprint],
+    non_target_enemies: list[Footprint],
+    upper_allowed: bool,
+) -> np.ndarray:
+    """Mask of poses where the base may end: on the board, clear of terrain and of other
+    bases, on a surface that holds it, and out of engagement range of non-target enemies."""
+    rules = scenario.rules
+    x, y, z = pts[:, 0], pts[:, 1], pts[:, 2]
+    round_base = isinstance(base, RoundBase)
+    polys = None if round_base else poses_polygons(base, x, y, facing)
+    if round_base:
+        r = base.radius_in
+        keep = (x >= r) & (x <= battlefield.width - r) & (y >= r) & (y <= battlefield.height - r)
+        points = shapely.points(x, y)
+    else:
+        keep = shapely.within(polys, battlefield.board)
+    for piece in battlefield.of_kind(
+        TerrainKind.WALL, TerrainKind.IMPASSABLE, TerrainKind.BARRICADE
+    ):
+        if round_base:
+            keep &= shapely.distance(points, piece.shape) >= base.radius_in + MARGIN_IN
+        else:
+            keep &= ~shapely.intersects(polys, piece.shape.buffer(MARGIN_IN))
+    on_floor = z > 0.0
+    if on_floor.any():
+        if not upper_allowed:
+            keep &= ~on_floor
+        ok_floor = np.zeros(len(x), bool)
+        for floor in battlefield.floors:
+            at = on_floor & (np.abs(z - floor.height) < 1e-9)
+            if not at.any():
+                continue
+            inner = floor.shape.buffer(-MARGIN_IN)
+            if round_base:
+                ok_floor |= (
+                    at
+                    & (shapely.distance(points, inner.exterior) >= base.radius_in)
+                    & shapely.within(points, inner)
+                )
+            else:
+                ok_floor |= at & shapely.within(polys, inner)
+        keep &= ~on_floor | ok_floor
+    idx = np.flatnonzero(keep)
+    if len(idx) and fixed:
+        d = edge_distances(
+            base, x[idx], y[idx], facing[idx], fixed, None if polys is None else polys[idx]
+        )
+        same_level = np.abs(z[idx, None] - np.array([f.z for f in fixed])[None, :]) < 0.01
+        if round_base:
+            gaps = (
+                np.hypot(
+                    x[idx, None] - np.array([f.x for f in fixed]),
+                    y[idx, None] - np.array([f.y for f in fixed]),
+                )
+                - base.radius_in
+                - np.array([f.radius_in for f in fixed])
+            )
+            clash = same_level & (gaps < 0.0) & np.array([f.is_round for f in fixed])[None, :]
+            clash |= same_level & (d <= 0.0) & ~np.array([f.is_round for f in fixed])[None, :]
+        else:
+            clash = same_level & (d <= 0.0)
+        keep[idx[clash.any(axis=1)]] = False
+    idx = np.flatnonzero(keep)
+    if len(idx) and non_target_enemies:
+        d = edge_distances(
+            base,
+            x[idx],
+            y[idx],
+            facing[idx],
+            non_target_enemies,
+            None if polys is None else polys[idx],
+        )
+        limit = _engagement_limits(x[idx], y[idx], non_target_enemies, battlefield, rules)
+        near_v = (
+            np.abs(z[idx, None] - np.array([f.z for f in non_target_enemies])[None, :])
+            <= rules.engagement_vertical_in
+        )
+        keep[idx[((d <= limit + MARGIN_IN) & near_v).any(axis=1)]] = False
+    return keep
+
+
+def _engagement_limits(
+    x: np.ndarray, y: np.ndarray, others: list[Footprint], battlefield: Battlefield, rules: object
+) -> np.ndarray:
+    """Engagement range per (pose, other): the barricade range where the centres' segment
+    crosses a barricade, the normal range elsewhere."""
+    limits = np.full((len(x), len(others)), rules.engagement_range_in)
+    if not battlefield.barricades:
+        return limits
+    for j, o in enumerate(others):
+        segs = shapely.linestrings(
+            np.stack([np.column_stack((x, y)), np.tile((o.x, o.y), (len(x), 1))], axis=1)
+        )
+        crosses = np.zeros(len(x), bool)
+        for b in battlefield.barricades:
+            crosses |= shapely.intersects(segs, b.shape)
+        limits[crosses, j] = rules.barricade_engagement_range_in
+    return limits
+
+
+def _dedupe(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Drop repeated poses (same x, y, z, facing and base), keeping the first."""
+    key = np.column_stack([np.round(a, 6) for a in arrays[:5]])
+    _, first = np.unique(key, axis=0, return_index=True)
+    first.sort()
+    return tuple(a[first] for a in arrays)
+
+
+def _target_relations(bases, base_of, x, y, z, facing, targets, target_ids, rules, battlefield):
+    contact: list[tuple[str, ...]] = [()] * len(x)
+    engaged: list[frozenset[str]] = [frozenset()] * len(x)
+    unit_dist = {u: np.full(len(x), np.inf) for u, _ in target_ids}
+    for bi, base in enumerate(bases):
+        idx = np.flatnonzero(base_of == bi)
+        if not len(idx):
+            continue
+        d = edge_distances(base, x[idx], y[idx], facing[idx], targets)
+        dz = np.abs(z[idx, None] - np.array([t.z for t in targets])[None, :])
+        limit = _engagement_limits(x[idx], y[idx], targets, battlefield, rules)
+        touching = (d <= rules.base_contact_tolerance_in - 0.001) & (dz < 0.01)
+        within = (d <= limit - MARGIN_IN) & (dz <= rules.engagement_vertical_in)
+        for j, (uid, _) in enumerate(target_ids):
+            unit_dist[uid][idx] = np.minimum(unit_dist[uid][idx], d[:, j])
+        for row, i in enumerate(idx):
+            if touching[row].any():
+                contact[i] = tuple(target_ids[j][1] for j in np.flatnonzero(touching[row]))
+            if within[row].any():
+                engaged[i] = frozenset(target_ids[j][0] for j in np.flatnonzero(within[row]))
+    return contact, engaged, unit_dist
+
+
+def _reach(scenario, battlefield, unit, cands, bases, targets, target_ids, unit_dist, roll_max):
+    """Per model: the legal move length to each candidate of its base, or inf where the model
+    cannot end there (too far, path blocked, not closer to a target and not in contact)."""
+    rules = scenario.rules
+    avoid = [u.id for u in scenario.enemies_of(unit) if u.id not in scenario.action.targets]
+    reach = {}
+    tgt_units = sorted(unit_dist)
+    for m in unit.models:
+        base = unit.base_of(m)
+        bi = bases.index(base)
+        out = np.full(len(cands), np.inf)
+        idx = np.flatnonzero(cands.base_of == bi)
+        if len(idx) == 0:
+            reach[m.id] = out
+            continue
+        field_ = obstacle_map(scenario, battlefield, m.id, avoid_engagement_of=avoid).path_field(
+            (m.x, m.y)
+        )
+        horiz = field_.lengths_to(cands.x[idx], cands.y[idx])
+        climb = np.array([climb_in(rules, m.z, zz) for zz in cands.z[idx]])
+        turn = 0.0 if isinstance(base, RoundBase) else 1.0
+        rotation = (
+            turn
+            * base.circumradius_in
+            * np.radians(np.abs(_angle_diff(cands.facing[idx], m.facing)))
+        )
+        length = horiz + climb + rotation
+        start_fp = Footprint(base, m.x, m.y, m.z, m.facing)
+        start_dist = {
+            uid: min(
+                _edge(start_fp, t)
+                for (u2, _), t in zip(target_ids, targets, strict=True)
+                if u2 == uid
+            )
+            for uid in tgt_units
+        }
+        closer = np.zeros(len(idx), bool)
+        for uid in tgt_units:
+            closer |= unit_dist[uid][idx] < start_dist[uid] - 1e-6
+        in_contact = np.array([bool(cands.contact[i]) for i in idx])
+        ok = (length <= roll_max - 1e-6) & (closer | in_contact)
+        out[idx[ok]] = length[ok]
+        reach[m.id] = out
+    return reach
+
+
+def _edge(a: Footprint, b: Footprint) -> float:
+    from chargeopt.geometry import edge_distance
+
+    return edge_distance(a, b)
+
+
+def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
+    d = np.mod(np.abs(a - b), 360.0)
+    return np.minimum(d, 360.0 - d)
+
+
+def _subset(c: Candidates, idx: np.ndarray) -> Candidates:
+    return Candidates(
+        c.base_keys,
+        c.base_of[idx],
+        c.x[idx],
+        c.y[idx],
+        c.z[idx],
+        c.facing[idx],
+        [c.contact[i] for i in idx],
+        [c.engaged[i] for i in idx],
+        c.ring[idx],
+        c.angle[idx],
+        {m: v[idx] for m, v in c.reach.items()},
+    )
+
+
+def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray]:
+    """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used,
+    and pairs within coherency range of each other (horizontal and vertical)."""
+    if len(c) < 2:
+        return np.empty((0, 2), int), np.empty((0, 2), int)
+    radii = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
+    reach = rules.coherency_range_in + 2 * radii.max()
+    pairs = cKDTree(np.column_stack((c.x, c.y))).query_pairs(reach, output_type="ndarray")
+    if len(pairs) == 0:
+        return np.empty((0, 2), int), np.empty((0, 2), int)
+    i, j = pairs[:, 0], pairs[:, 1]
+    all_round = all(isinstance(b, RoundBase) for b in c.base_keys)
+    if all_round:
+        gap = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j]) - radii[i] - radii[j]
+    else:
+        polys = np.array(
+            [
+                Footprint(c.base_keys[b], float(xx), float(yy), 0.0, float(ff)).polygon
+                for b, xx, yy, ff in zip(c.base_of, c.x, c.y, c.facing, strict=True)
+            ],
+            dtype=object,
+        )
+        gap = shapely.distance(polys[i], polys[j])
+        overl = shapely.intersects(polys[i], polys[j])
+        gap = np.where(overl, -1.0, gap)
+    dz = np.abs(c.z[i] - c.z[j])
+    conflicts = pairs[(gap < 0.0) & (dz < 0.01)]
+    coherent = pairs[(gap >= 0.0) | (dz >= 0.01)]
+    gap_c = gap[(gap >= 0.0) | (dz >= 0.01)]
+    dz_c = dz[(gap >= 0.0) | (dz >= 0.01)]
+    coherent = coherent[
+        (np.maximum(gap_c, 0.0) <= rules.coherency_range_in - MARGIN_IN)
+        & (dz_c <= rules.coherency_vertical_in)
+    ]
+    return conflicts, coherent

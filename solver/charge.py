@@ -1,0 +1,402 @@
+"""The 40k charge (9th and 10th edition): the most models in base contact, then in engagement,
+then the least movement, subject to coherency, engagement of every target and of no other unit."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from chargeopt.geometry import Battlefield, Footprint, edge_distance
+from chargeopt.models import Placement, Result, ResultAction, Scenario, Status
+
+from . import candidates as cand
+from .cpsat_blocks import (
+    MOVE_SCALE,
+    Objective,
+    SolveState,
+    StageOutcome,
+    add_coherency,
+    add_layer_separators,
+    add_no_overlap,
+    assign_models,
+    assignment,
+    neighbours,
+    solve_ordered,
+)
+from .dice import chance_at_least, chance_with_reroll
+from .greedy import best_completion, greedy_assignment, satisfies_all, shorten_moves
+from .options import SolveOptions
+from .proofs import charge_impossibility
+
+PACKING_TIE_BREAK_SECONDS = 0.3
+"""Time for choosing the contact spots that need the least movement once their number is known."""
+
+
+def _classes(c: cand.Candidates, scenario: Scenario) -> dict[int, list[str]]:
+    unit = scenario.acting_unit
+    classes: dict[int, list[str]] = {}
+    for m in unit.models:
+        classes.setdefault(c.base_keys.index(unit.base_of(m)), []).append(m.id)
+    return classes
+
+
+def contact_ceiling(
+    c: cand.Candidates,
+    scenario: Scenario,
+    roll: int,
+    options: SolveOptions,
+    least_movement: bool = False,
+) -> tuple[int | None, dict[str, int]]:
+    """Most models that can stand in base contact at once, ignoring coherency and engagement:
+    a relaxation whose optimum bounds the full model's base contact from above. Also returns
+    the relaxation's placement of those models (a start for the completion heuristic)."""
+    touching = np.array([bool(t) for t in c.contact])
+    pm = assignment(c, roll, _classes(c, scenario), every_model=False, allowed=touching)
+    if pm is None or not pm.y:
+        return 0, {}
+    add_no_overlap(pm, c)
+    count = sum(pm.y.values())
+    pm.model.Maximize(count)
+    solver = _packing_solver(options, min(2.0, options.time_limit_s / 4))
+    status = solver.StatusName(solver.Solve(pm.model))
+    if status not in ("OPTIMAL", "FEASIBLE"):
+        return None, {}
+    ceiling = int(np.floor(solver.BestObjectiveBound() + 1e-9))
+    if status == "OPTIMAL" and least_movement:
+        nearest = np.min(np.vstack(list(c.reach.values())), axis=0)
+        pm.model.Add(count == ceiling)
+        pm.model.Minimize(
+            sum(int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items())
+        )
+        second = _packing_solver(options, PACKING_TIE_BREAK_SECONDS)
+        if second.StatusName(second.Solve(pm.model)) in ("OPTIMAL", "FEASIBLE"):
+            solver = second
+    used = [p for p, v in pm.y.items() if solver.Value(v)]
+    fixed = {mid: p for mid, xs in pm.x.items() for p, v in xs.items() if solver.Value(v)}
+    placed = assign_models(c, used, pm.classes, fixed, partial=True)
+    return ceiling, placed
+
+
+def _packing_solver(options: SolveOptions, seconds: float) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.num_workers = options.workers
+    solver.parameters.random_seed = options.seed
+    return solver
+
+
+def _build(c: cand.Candidates, scenario: Scenario, roll: int):
+    pm = assignment(c, roll, _classes(c, scenario))
+    if pm is None:
+        return None, {}
+    rules = scenario.rules
+    live = sorted(pm.y)
+    adjacency = neighbours(c, live)
+    add_no_overlap(pm, c)
+    add_coherency(pm, adjacency, rules.coherency_neighbours(len(scenario.acting_unit.models)))
+    engaging = {tid: [p for p in live if tid in c.engaged[p]] for tid in scenario.action.targets}
+    for spots in engaging.values():
+        if not spots:
+            return None, {}
+        pm.model.AddBoolOr([pm.y[p] for p in spots])
+    tids = list(engaging)
+    for i, first in enumerate(tids):
+        for second in tids[i + 1 :]:
+            if add_layer_separators(pm, adjacency, engaging[first], engaging[second]) < 0:
+                return None, {}
+    return pm, adjacency
+
+
+def _objectives(pm, c: cand.Candidates):
+    """Base contact, engagement, and a movement proxy per position (the least any model of
+    its base needs to get there); the exact assignment of models then minimises movement."""
+    contact = sum(v for p, v in pm.y.items() if c.contact[p])
+    engaged = sum(v for p, v in pm.y.items() if c.engaged[p])
+    nearest = np.min(np.vstack(list(c.reach.values())), axis=0)
+    movement = sum(int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items())
+    return contact, engaged, movement
+
+
+def _solve_at(
+    c,
+    scenario,
+    roll,
+    options,
+    *,
+    full: bool,
+    deadline: float,
+    previous: dict[str, int] | None = None,
+) -> SolveState:
+    """The best placement at one roll (base contact only unless `full`). A previous roll's
+    placement stays legal at a larger roll, so it is the first incumbent considered."""
+    if any(not (c.reach[m.id] <= roll - 1e-6).any() for m in scenario.acting_unit.models):
+        return SolveState(None, [], "INFEASIBLE")
+    n = len(scenario.acting_unit.models)
+    k = scenario.rules.coherency_neighbours(n)
+    ceiling, packed = contact_ceiling(c, scenario, roll, options, least_movement=full)
+    starts = [previous] if previous else []
+    if options.use_hint:
+        starts += [
+            best_completion(c, scenario, roll, packed, k),
+            greedy_assignment(c, scenario, roll),
+        ]
+    incumbent = None
+    for start in starts:
+        if start and satisfies_all(c, scenario, start, k):
+            values = {
+                "base_contact": sum(1 for p in start.values() if c.contact[p]),
+                "engaged": sum(1 for p in start.values() if c.engaged[p]),
+            }
+            if incumbent is None or (values["base_contact"], values["engaged"]) > (
+                incumbent[1]["base_contact"],
+                incumbent[1]["engaged"],
+            ):
+                incumbent = (start, values)
+    hint = next((list(s.values()) for s in starts if s), None)
+    if incumbent is not None:
+        hint = list(incumbent[0].values())
+    if incumbent is not None and ceiling is not None and incumbent[1]["base_contact"] >= ceiling:
+        settled = [StageOutcome("base_contact", ceiling, ceiling, "OPTIMAL", 0.0)]
+        if not full:
+            return SolveState(incumbent[0], settled, "OPTIMAL")
+        if incumbent[1]["engaged"] >= n:
+            t0 = time.perf_counter()
+            placed = shorten_moves(c, scenario, incumbent[0], roll, k)
+            moved = sum(c.reach[mid][p] for mid, p in placed.items())
+            settled += [
+                StageOutcome("engaged", n, n, "OPTIMAL", 0.0),
+                StageOutcome(
+                    "movement", moved * MOVE_SCALE, 0.0, "LOCAL_SEARCH", time.perf_counter() - t0
+                ),
+            ]
+            return SolveState(placed, settled, "OPTIMAL")
+    pm, adjacency = _build(c, scenario, roll)
+    if pm is None:
+        return SolveState(None, [], "INFEASIBLE")
+    contact, engaged, movement = _objectives(pm, c)
+    objectives = [Objective("base_contact", contact, True, ceiling)]
+    if full:
+        objectives += [
+            Objective("engaged", engaged, True, n),
+            Objective("movement", movement, False, tie_break=True),
+        ]
+    return solve_ordered(
+        pm,
+        c,
+        objectives,
+        adjacency,
+        time_limit_s=max(0.05, deadline - time.perf_counter()),
+        seed=options.seed,
+        workers=options.workers,
+        presolve=options.presolve,
+        hint=hint,
+        need_connected=n > 1,
+        incumbent=incumbent,
+    )
+
+
+def roll_lower_bound(scenario: Scenario) -> int:
+    """No roll below this can succeed: some target is farther (edge to edge, straight line)
+    from every charging model than the roll plus engagement range."""
+    unit = scenario.acting_unit
+    er = scenario.rules.engagement_range_in
+    worst = 0.0
+    for tid in scenario.action.targets:
+        target = scenario.unit_by_id[tid]
+        nearest = min(
+            edge_distance(
+                Footprint(unit.base_of(m), m.x, m.y, m.z, m.facing),
+                Footprint(target.base_of(t), t.x, t.y, t.z, t.facing),
+            )
+            for m in unit.models
+            for t in target.models
+        )
+        worst = max(worst, nearest - er)
+    return max(0, math.ceil(worst - 1e-9))
+
+
+def _sweep(c, scenario, options, rolls: range, deadline: float, *, stop_at_first: bool = False):
+    """Best base contact at each roll in `rolls` (each roll gets an equal share of the time
+    left). Returns the table entries and whether every roll got an answer."""
+    entries: list[dict[str, object]] = []
+    settled = True
+    previous: dict[str, int] | None = None
+    full_contact = len(scenario.acting_unit.models)
+    for i, roll in enumerate(rolls):
+        if entries and entries[-1]["base_contact"] == full_contact:
+            entries.append({"roll": roll, "base_contact": full_contact, "proven": True})
+            continue
+        share = (deadline - time.perf_counter()) / (len(rolls) - i)
+        if share <= 0.01:
+            settled = False
+            break
+        state = _solve_at(
+            c,
+            scenario,
+            roll,
+            options,
+            full=False,
+            deadline=time.perf_counter() + share,
+            previous=previous,
+        )
+        if state.assignment is None:
+            settled &= state.status == "INFEASIBLE"
+            continue
+        previous = state.assignment
+        entries.append(
+            {
+                "roll": roll,
+                "base_contact": int(state.stages[0].value),
+                "proven": state.status == "OPTIMAL",
+            }
+        )
+        if stop_at_first:
+            break
+    return entries, settled
+
+
+def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
+    """Solve a charge at the given roll (or at the minimum roll that succeeds), then fill in
+    the minimum roll, its chances and the base contact each larger roll buys."""
+    t0 = time.perf_counter()
+    deadline = t0 + options.time_limit_s
+    battlefield = Battlefield.from_scenario(scenario)
+    rules = scenario.rules
+    dice_max = 6 * rules.charge_dice
+    given = options.roll if options.roll is not None else scenario.action.roll
+    c = cand.generate(scenario, battlefield, max(dice_max, given or 0), options)
+    lower = max(rules.charge_dice, roll_lower_bound(scenario))
+
+    def remaining(share: float) -> float:
+        return time.perf_counter() + (deadline - time.perf_counter()) * share
+
+    if given is not None:
+        final = _solve_at(c, scenario, given, options, full=True, deadline=remaining(0.7))
+        top = given if final.assignment is not None else dice_max
+        table, settled = _sweep(
+            c, scenario, options, range(lower, max(top, dice_max) + 1), deadline
+        )
+        roll = given
+    else:
+        table, settled = _sweep(
+            c, scenario, options, range(lower, dice_max + 1), remaining(0.5), stop_at_first=True
+        )
+        roll = int(table[0]["roll"]) if table else None
+        final = (
+            _solve_at(c, scenario, roll, options, full=True, deadline=remaining(0.6))
+            if roll is not None
+            else SolveState(None, [], "INFEASIBLE")
+        )
+        if roll is not None:
+            more, settled_more = _sweep(
+                c, scenario, options, range(roll + 1, dice_max + 1), deadline
+            )
+            table, settled = table + more, settled and settled_more
+    min_roll = int(table[0]["roll"]) if table else None
+    if (
+        given is not None
+        and final.assignment is not None
+        and (min_roll is None or min_roll > given)
+    ):
+        min_roll, settled = given, False
+    status, proof = _status(final, scenario, battlefield, roll if roll is not None else dice_max)
+    placements = _placements(scenario, c, final.assignment) if final.assignment else _stay(scenario)
+    objective, bound = _objective_and_bound(final, placements)
+    return Result(
+        scenario=scenario.name,
+        ruleset=scenario.ruleset,
+        action=ResultAction(
+            kind=scenario.action.kind.value,
+            unit=scenario.action.unit,
+            targets=scenario.action.targets,
+            roll=roll,
+        ),
+        status=status,
+        min_roll=min_roll,
+        success_probability=_prob(chance_at_least, min_roll, rules.charge_dice),
+        success_probability_reroll=_prob(chance_with_reroll, min_roll, rules.charge_dice),
+        rolls=tuple(e for e in table if min_roll is None or int(e["roll"]) >= min_roll),
+        objective=objective,
+        bound=bound,
+        placements=placements,
+        proof=proof,
+        stats={
+            "seconds": round(time.perf_counter() - t0, 3),
+            "candidates": len(c),
+            "connectivity_cuts": final.cuts,
+            "bound_scope": "candidates",
+            "stages": [s.__dict__ for s in final.stages],
+            "min_roll_basis": (
+                f"rolls below {lower} cannot bring any model within engagement range of every "
+                f"target (straight-line edge distance); "
+                + (
+                    f"rolls {lower} to {min_roll - 1} found no placement on the candidates"
+                    if min_roll is not None and min_roll > lower
+                    else "none between"
+                )
+                + ("" if settled else "; some rolls ran out of time, so a smaller roll may work")
+            ),
+        },
+    )
+
+
+def _prob(fn, roll: int | None, dice: int) -> float | None:
+    return None if roll is None else round(float(fn(roll, dice)), 4)
+
+
+def _status(state: SolveState, scenario: Scenario, battlefield: Battlefield, roll: int):
+    if state.assignment is not None:
+        return (Status.OPTIMAL if state.status == "OPTIMAL" else Status.FEASIBLE), None
+    reason = charge_impossibility(scenario, battlefield, roll)
+    if reason is not None:
+        return Status.INFEASIBLE, reason
+    return Status.UNKNOWN, None
+
+
+def _placements(
+    scenario: Scenario, c: cand.Candidates, chosen: dict[str, int]
+) -> tuple[Placement, ...]:
+    out = []
+    targets = set(scenario.action.targets)
+    for m in scenario.acting_unit.models:
+        p = chosen[m.id]
+        round_base = c.base_keys[int(c.base_of[p])].kind == "round"
+        out.append(
+            Placement(
+                model=m.id,
+                x=round(float(c.x[p]), 6),
+                y=round(float(c.y[p]), 6),
+                z=round(float(c.z[p]), 6),
+                facing=None if round_base else round(float(c.facing[p]), 6),
+                moved=round(float(c.reach[m.id][p]), 4),
+                contact=c.contact[p],
+                engaged=tuple(sorted(c.engaged[p] & targets)),
+            )
+        )
+    return tuple(out)
+
+
+def _stay(scenario: Scenario) -> tuple[Placement, ...]:
+    return tuple(
+        Placement(model=m.id, x=m.x, y=m.y, z=m.z, moved=0.0) for m in scenario.acting_unit.models
+    )
+
+
+def _objective_and_bound(
+    state: SolveState, placements
+) -> tuple[dict[str, float], dict[str, float]]:
+    if state.assignment is None:
+        return {}, {}
+    objective = {
+        "base_contact": sum(1 for p in placements if p.contact),
+        "engaged": sum(1 for p in placements if p.engaged),
+        "movement_in": round(sum(p.moved or 0.0 for p in placements), 3),
+    }
+    bound = {}
+    for s in state.stages:
+        if s.name != "movement" and np.isfinite(s.bound):
+            bound[s.name] = int(np.floor(s.bound + 1e-9))
+    return objective, bound

@@ -1,0 +1,235 @@
+"""Greedy placements: the sequential procedure a player follows, and the completion of a
+partial placement (contacts fixed) into a whole unit. Both seed CP-SAT's hint; the first is
+also the benchmarks' baseline."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chargeopt.models import Scenario
+
+from .candidates import Candidates
+
+
+class _Board:
+    """Candidates already taken, those blocked by them, and coherency counts."""
+
+    def __init__(self, c: Candidates) -> None:
+        self.conflicts = c.conflict_lists
+        self.coherent = c.coherent_lists
+        self.blocked = np.zeros(len(c), bool)
+        self.near = np.zeros(len(c), int)
+        self.taken: dict[str, int] = {}
+
+    def take(self, model_id: str, p: int) -> None:
+        self.taken[model_id] = p
+        self.blocked[self.conflicts[p]] = True
+        self.blocked[p] = True
+        self.near[self.coherent[p]] += 1
+
+
+def _target_distance(
+    c: Candidates, scenario: Scenario
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    targets = [t for tid in scenario.action.targets for t in scenario.unit_by_id[tid].models]
+    tx = np.array([t.x for t in targets])
+    ty = np.array([t.y for t in targets])
+    near = np.min(np.hypot(c.x[:, None] - tx[None, :], c.y[:, None] - ty[None, :]), axis=1)
+    return near, tx, ty
+
+
+def greedy_assignment(c: Candidates, scenario: Scenario, roll: float) -> dict[str, int] | None:
+    """Nearest model first: base contact if it can, else engagement, else the spot nearest
+    the targets, always beside a model already placed. None if a model finds no spot."""
+    near_target, tx, ty = _target_distance(c, scenario)
+    order = sorted(
+        scenario.acting_unit.models, key=lambda m: float(np.min(np.hypot(m.x - tx, m.y - ty)))
+    )
+    board = _Board(c)
+    for m in order:
+        lengths = c.reach[m.id]
+        mask = (lengths <= roll - 1e-6) & ~board.blocked
+        if board.taken:
+            mask &= board.near > 0
+        ok = np.flatnonzero(mask)
+        if len(ok) == 0:
+            return None
+        contact = [p for p in ok if c.contact[p]]
+        engaged = [p for p in ok if c.engaged[p]]
+        if contact:
+            p = min(contact, key=lambda q: lengths[q])
+        elif engaged:
+            p = min(engaged, key=lambda q: lengths[q])
+        else:
+            p = min(ok, key=lambda q: (near_target[q], lengths[q]))
+        board.take(m.id, int(p))
+    return board.taken
+
+
+def complete(
+    c: Candidates, scenario: Scenario, roll: float, fixed: dict[str, int], k: int
+) -> dict[str, int] | None:
+    """Place the models not in `fixed` one by one next to those placed (most coherency
+    neighbours first, then engagement, then nearest the targets); None if one finds no spot."""
+    near_target, tx, ty = _target_distance(c, scenario)
+    board = _Board(c)
+    for mid, p in fixed.items():
+        board.take(mid, p)
+    rest = [m for m in scenario.acting_unit.models if m.id not in fixed]
+    rest.sort(key=lambda m: float(np.min(np.hypot(m.x - tx, m.y - ty))))
+    engaged = np.array([bool(e) for e in c.engaged])
+    if board.taken:
+        for tid in scenario.action.targets:
+            if any(tid in c.engaged[p] for p in board.taken.values()):
+                continue
+            chain = _chain(c, board, [m.id for m in rest], tid, roll)
+            if chain is None:
+                return None
+            for mid, p in chain.items():
+                board.take(mid, p)
+            rest = [m for m in rest if m.id not in chain]
+    for m in rest:
+        mask = (c.reach[m.id] <= roll - 1e-6) & ~board.blocked
+        if board.taken:
+            mask &= board.near > 0
+        ok = np.flatnonzero(mask)
+        if len(ok) == 0:
+            return None
+        score = np.lexsort(
+            (c.reach[m.id][ok], near_target[ok], ~engaged[ok], -np.minimum(board.near[ok], k))
+        )
+        board.take(m.id, int(ok[score[0]]))
+    return board.taken
+
+
+def satisfies_all(c: Candidates, scenario: Scenario, placed: dict[str, int], k: int) -> bool:
+    """Whether a placement on candidates meets every coupled rule of the discrete model:
+    no two bases overlap, k coherency neighbours each, one connected group, every target
+    unit engaged. (Single-model rules hold by construction of the candidates.)"""
+    import networkx as nx
+
+    used = list(placed.values())
+    if len(set(used)) != len(used):
+        return False
+    board = _Board(c)
+    for mid, p in placed.items():
+        if board.blocked[p]:
+            return False
+        board.take(mid, p)
+    if k and any(board.near[p] < k for p in used):
+        return False
+    graph = nx.Graph()
+    graph.add_nodes_from(used)
+    graph.add_edges_from(
+        (p, int(q)) for p in used for q in board.coherent[p] if int(q) in set(used)
+    )
+    if len(used) > 1 and not nx.is_connected(graph):
+        return False
+    engaged = set().union(*(c.engaged[p] for p in used))
+    return set(scenario.action.targets) <= engaged
+
+
+def shorten_moves(
+    c: Candidates, scenario: Scenario, placed: dict[str, int], roll: float, k: int
+) -> dict[str, int]:
+    """Local search for the least-movement tie break: move one model at a time to a spot it
+    reaches with a shorter move, keeping base contact and engagement as good and every rule
+    of `satisfies_all` met. Stops when no single move helps."""
+    current = dict(placed)
+    improved = True
+    while improved:
+        improved = False
+        for m in sorted(current, key=lambda mid: -c.reach[mid][current[mid]]):
+            p = current[m]
+            lengths = c.reach[m]
+            better = np.flatnonzero(lengths < lengths[p] - 0.01)
+            if bool(c.contact[p]):
+                better = better[[bool(c.contact[q]) for q in better]]
+            elif c.engaged[p]:
+                better = better[[bool(c.engaged[q]) for q in better]]
+            for q in better[np.argsort(lengths[better])]:
+                trial = {**current, m: int(q)}
+                if satisfies_all(c, scenario, trial, k):
+                    current = trial
+                    improved = True
+                    break
+    return current
+
+
+def _chain(
+    c: Candidates, board: _Board, free_models: list[str], target: str, roll: float
+) -> dict[str, int] | None:
+    """Models placed along the shortest coherency chain (fewest hops) from the placed models to
+    a spot engaging `target`, over free spots some free model can reach; None if too long."""
+    from collections import deque
+
+    from scipy.optimize import linear_sum_assignment
+
+    usable = (
+        ~board.blocked & np.logical_or.reduce([c.reach[m] <= roll - 1e-6 for m in free_models])
+        if free_models
+        else np.zeros(len(c), bool)
+    )
+    parent: dict[int, int] = {}
+    queue = deque()
+    for p in board.taken.values():
+        parent[p] = -1
+        queue.append(p)
+    goal = None
+    while queue and goal is None:
+        p = queue.popleft()
+        for q in board.coherent[p]:
+            q = int(q)
+            if q in parent or not usable[q]:
+                continue
+            parent[q] = p
+            if target in c.engaged[q]:
+                goal = q
+                break
+            queue.append(q)
+    if goal is None:
+        return None
+    path = []
+    while parent[goal] != -1:
+        path.append(goal)
+        goal = parent[goal]
+    if len(path) > len(free_models):
+        return None
+    cost = np.array([[c.reach[m][p] for p in path] for m in free_models])
+    cost = np.where(np.isfinite(cost), cost, 1e9)
+    rows, cols = linear_sum_assignment(cost)
+    if any(cost[r, k] >= 1e9 for r, k in zip(rows, cols, strict=True)):
+        return None
+    return {free_models[r]: path[k] for r, k in zip(rows, cols, strict=True)}
+
+
+def best_completion(
+    c: Candidates, scenario: Scenario, roll: float, packed: dict[str, int], k: int
+) -> dict[str, int] | None:
+    """The best legal completion of the relaxation's contacts, or of a subset of them: around
+    each target model in turn, keep the r contacts nearest to it (r from all down to none)
+    and complete the unit; the first r that works gives the most contacts for that anchor."""
+    targets = [t for tid in scenario.action.targets for t in scenario.unit_by_id[tid].models]
+    best: dict[str, int] | None = None
+    best_key = (-1, -1)
+    for anchor in targets:
+        order = sorted(
+            packed,
+            key=lambda mid: np.hypot(c.x[packed[mid]] - anchor.x, c.y[packed[mid]] - anchor.y),
+        )
+        for r in range(len(order), -1, -1):
+            if r < best_key[0]:
+                break
+            placed = complete(c, scenario, roll, {mid: packed[mid] for mid in order[:r]}, k)
+            if placed is None or not satisfies_all(c, scenario, placed, k):
+                continue
+            key = (
+                sum(1 for p in placed.values() if c.contact[p]),
+                sum(1 for p in placed.values() if c.engaged[p]),
+            )
+            if key > best_key:
+                best, best_key = placed, key
+            break
+        if best_key[0] >= len(packed):
+            break
+    return best

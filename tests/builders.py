@@ -1,0 +1,55 @@
+"""Builders for tiny scenarios written inline in tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chargeopt.models import Scenario
+
+
+def make_scenario(
+    attackers: list[tuple[float, float]],
+    defenders: dict[str, list[tuple[float, float]]],
+    *,
+    targets: tuple[str, ...] = ("B",),
+    ruleset: str = "40k-10e",
+    base: str = "32mm",
+    enemy_base: str = "32mm",
+    roll: int | None = None,
+    board: tuple[float, float] = (44.0, 30.0),
+    terrain: list[dict[str, Any]] | None = None,
+    keywords: tuple[str, ...] = ("INFANTRY",),
+) -> Scenario:
+    """A scenario: unit A (attacker) charging, one defender unit per entry of `defenders`."""
+    units = [
+        {
+            "id": "A",
+            "owner": "attacker",
+            "keywords": list(keywords),
+            "base": base,
+            "models": [{"id": f"A{i + 1}", "x": x, "y": y} for i, (x, y) in enumerate(attackers)],
+        }
+    ]
+    for uid, pts in defenders.items():
+        units.append(
+            {
+                "id": uid,
+                "owner": "defender",
+                "keywords": ["INFANTRY"],
+                "base": enemy_base,
+                "models": [{"id": f"{uid}{i + 1}", "x": x, "y": y} for i, (x, y) in enumerate(pts)],
+            }
+        )
+    action: dict[str, Any] = {"kind": "charge", "unit": "A", "targets": list(targets)}
+    if roll is not None:
+        action["roll"] = roll
+    return Scenario.model_validate(
+        {
+            "name": "test",
+            "ruleset": ruleset,
+            "board": {"width": board[0], "height": board[1]},
+            "terrain": terrain or [],
+            "units": units,
+            "action": action,
+        }
+    )
