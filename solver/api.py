@@ -37,7 +37,7 @@ def solve(
     kind = scenario.action.kind
     if kind not in SOLVERS:
         supported = ", ".join(k.value for k in SOLVERS)
-        raise UnsupportedRuleError(f"solving '{kind}' is not implemented yet; supported: {supported}")
+        raise UnsupportedRuleError(f"solving '{kind}' is not implemented; supported: {supported}")
     solver, editions = SOLVERS[kind]
     if scenario.rules.edition not in editions:
         raise UnsupportedRuleError(f"'{kind}' under {scenario.rules.edition} is not supported")

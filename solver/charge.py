@@ -43,18 +43,19 @@ def _classes(c: cand.Candidates, scenario: Scenario) -> dict[int, list[str]]:
     return classes
 
 
-def contact_ceiling(
+def packing_ceiling(
     c: cand.Candidates,
     scenario: Scenario,
     roll: int,
     options: SolveOptions,
+    spots: np.ndarray,
     least_movement: bool = False,
 ) -> tuple[int | None, dict[str, int]]:
-    """Most models that can stand in base contact at once, ignoring coherency and engagement:
-    a relaxation whose optimum bounds the full model's base contact from above. Also returns
-    the relaxation's placement of those models (a start for the completion heuristic)."""
-    touching = np.array([bool(t) for t in c.contact])
-    pm = assignment(c, roll, _classes(c, scenario), every_model=False, allowed=touching)
+    """Most models that can stand on `spots` at once (each on a spot it reaches, no two bases
+    overlapping), ignoring coherency and every other rule: a relaxation whose optimum bounds
+    from above how many models of any legal placement stand on those spots. Also returns the
+    relaxation's placement of those models (a start for the completion heuristic)."""
+    pm = assignment(c, roll, _classes(c, scenario), every_model=False, allowed=spots)
     if pm is None or not pm.y:
         return 0, {}
     add_no_overlap(pm, c)
@@ -136,7 +137,8 @@ def _solve_at(
         return SolveState(None, [], "INFEASIBLE")
     n = len(scenario.acting_unit.models)
     k = scenario.rules.coherency_neighbours(n)
-    ceiling, packed = contact_ceiling(c, scenario, roll, options, least_movement=full)
+    touching = np.array([bool(t) for t in c.contact])
+    ceiling, packed = packing_ceiling(c, scenario, roll, options, touching, least_movement=full)
     starts = [previous] if previous else []
     if options.use_hint:
         starts += [
@@ -158,16 +160,20 @@ def _solve_at(
     hint = next((list(s.values()) for s in starts if s), None)
     if incumbent is not None:
         hint = list(incumbent[0].values())
+    engaged_ceiling = n
+    if full:
+        engaging = np.array([bool(e) for e in c.engaged])
+        engaged_ceiling = packing_ceiling(c, scenario, roll, options, engaging)[0] or n
     if incumbent is not None and ceiling is not None and incumbent[1]["base_contact"] >= ceiling:
         settled = [StageOutcome("base_contact", ceiling, ceiling, "OPTIMAL", 0.0)]
         if not full:
             return SolveState(incumbent[0], settled, "OPTIMAL")
-        if incumbent[1]["engaged"] >= n:
+        if incumbent[1]["engaged"] >= engaged_ceiling:
             t0 = time.perf_counter()
             placed = shorten_moves(c, scenario, incumbent[0], roll, k)
             moved = sum(c.reach[mid][p] for mid, p in placed.items())
             settled += [
-                StageOutcome("engaged", n, n, "OPTIMAL", 0.0),
+                StageOutcome("engaged", engaged_ceiling, engaged_ceiling, "OPTIMAL", 0.0),
                 StageOutcome(
                     "movement", moved * MOVE_SCALE, 0.0, "LOCAL_SEARCH", time.perf_counter() - t0
                 ),
@@ -180,7 +186,7 @@ def _solve_at(
     objectives = [Objective("base_contact", contact, True, ceiling)]
     if full:
         objectives += [
-            Objective("engaged", engaged, True, n),
+            Objective("engaged", engaged, True, engaged_ceiling),
             Objective("movement", movement, False, tie_break=True),
         ]
     return solve_ordered(

@@ -55,6 +55,64 @@ def main() -> None:
 
 
 @main.command()
+@click.argument("scenario_file", metavar="SCENARIO")
+@click.option(
+    "--roll",
+    type=click.IntRange(0, MAX_ROLL),
+    default=None,
+    help="The charge roll (default: the scenario's; without one, find the minimum roll).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result JSON instead of a summary.")
+@click.option("-o", "--output", "output", default=None, help="Also write the result JSON here.")
+@click.option("--svg", "svg_file", default=None, help="Draw the board and the answer as SVG here.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.1),
+    default=20.0,
+    show_default=True,
+    help="Seconds; past it the best placement found so far is returned as 'feasible'.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
+def solve(
+    scenario_file: str,
+    roll: int | None,
+    as_json: bool,
+    output: str | None,
+    svg_file: str | None,
+    time_limit: float,
+    seed: int,
+) -> None:
+    """Find the best legal placement for the scenario's move, or prove there is none.
+
+    Exit code 0 when the answer is known (optimal, feasible or infeasible with a proof),
+    1 when it is unknown, 2 on bad input.
+    """
+    from .api import solve as run_solver
+    from .summary import summarise_result
+
+    scenario = load_checked_scenario(scenario_file)
+    result = run_solver(scenario, roll=roll, time_limit=time_limit, seed=seed)
+    text = json.dumps(result.model_dump(mode="json"), indent=2)
+    if output:
+        _write(output, text + "\n")
+    if svg_file:
+        from .svg import render_svg
+
+        _write(svg_file, render_svg(scenario, result))
+    click.echo(text if as_json else summarise_result(result))
+    if result.status.value == "unknown" or result.violations:
+        click.get_current_context().exit(EXIT_VIOLATIONS)
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise ChargeoptError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+@main.command()
 @click.argument("document", type=click.Choice(["scenario", "result"]))
 def schema(document: str) -> None:
     """Print the JSON Schema of a scenario or a result document."""
