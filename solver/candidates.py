@@ -166,24 +166,45 @@ def raw_points(
     return np.vstack([contact, band, *layered])
 
 
+@dataclass(frozen=True)
+class Surroundings:
+    """The models that do not move, sorted by what they are to the acting unit."""
+
+    fixed: list[Footprint]
+    targets: list[Footprint]
+    target_ids: list[tuple[str, str]]  # (unit id, model id) per target footprint
+    non_target_enemies: list[Footprint]
+
+
+def surroundings(scenario: Scenario) -> Surroundings:
+    """Every other model's footprint; the targets' with their ids; non-target enemies."""
+    unit = scenario.acting_unit
+    target_ids = set(scenario.action.targets)
+    others = [
+        (u, Footprint(u.base_of(m), m.x, m.y, m.z, m.facing), m.id)
+        for u in scenario.units
+        if u.id != unit.id
+        for m in u.models
+    ]
+    return Surroundings(
+        fixed=[fp for _, fp, _ in others],
+        targets=[fp for u, fp, _ in others if u.id in target_ids],
+        target_ids=[(u.id, mid) for u, _, mid in others if u.id in target_ids],
+        non_target_enemies=[
+            fp for u, fp, _ in others if u.owner != unit.owner and u.id not in target_ids
+        ],
+    )
+
+
 def generate(
     scenario: Scenario, battlefield: Battlefield, roll_max: float, options: SolveOptions
 ) -> Candidates:
     """All candidates for the acting unit of a charge, filtered and with reach per model."""
     rules = scenario.rules
     unit = scenario.acting_unit
-    target_ids = set(scenario.action.targets)
-    fixed = [
-        (u, Footprint(u.base_of(m), m.x, m.y, m.z, m.facing), m.id)
-        for u in scenario.units
-        if u.id != unit.id
-        for m in u.models
-    ]
-    targets = [fp for u, fp, _ in fixed if u.id in target_ids]
-    target_ids_list = [(u.id, mid) for u, _, mid in fixed if u.id in target_ids]
-    non_target_enemies = [
-        fp for u, fp, _ in fixed if u.owner != unit.owner and u.id not in target_ids
-    ]
+    around = surroundings(scenario)
+    targets, target_ids_list = around.targets, around.target_ids
+    non_target_enemies = around.non_target_enemies
     upper = rules.may_end_on_upper_floor(unit.keyword_set)
     surfaces = [0.0] + ([f.height for f in battlefield.floors] if upper else [])
 
@@ -204,7 +225,7 @@ def generate(
             facing,
             scenario,
             battlefield,
-            [fp for _, fp, _ in fixed],
+            around.fixed,
             non_target_enemies,
             upper,
         )
@@ -319,7 +340,7 @@ def standable(
             non_target_enemies,
             None if polys is None else polys[idx],
         )
-        limit = _engagement_limits(x[idx], y[idx], non_target_enemies, battlefield, rules)
+        limit = engagement_limits(x[idx], y[idx], non_target_enemies, battlefield, rules)
         near_v = (
             np.abs(z[idx, None] - np.array([f.z for f in non_target_enemies])[None, :])
             <= rules.engagement_vertical_in
@@ -328,7 +349,7 @@ def standable(
     return keep
 
 
-def _engagement_limits(
+def engagement_limits(
     x: np.ndarray, y: np.ndarray, others: list[Footprint], battlefield: Battlefield, rules: object
 ) -> np.ndarray:
     """Engagement range per (pose, other): the barricade range where the centres' segment
@@ -365,7 +386,7 @@ def _target_relations(bases, base_of, x, y, z, facing, targets, target_ids, rule
             continue
         d = edge_distances(base, x[idx], y[idx], facing[idx], targets)
         dz = np.abs(z[idx, None] - np.array([t.z for t in targets])[None, :])
-        limit = _engagement_limits(x[idx], y[idx], targets, battlefield, rules)
+        limit = engagement_limits(x[idx], y[idx], targets, battlefield, rules)
         touching = (d <= rules.base_contact_tolerance_in - 0.001) & (dz < 0.01)
         within = (d <= limit - MARGIN_IN) & (dz <= rules.engagement_vertical_in)
         for j, (uid, _) in enumerate(target_ids):

@@ -10,7 +10,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
-from chargeopt.models import Placement, Result, ResultAction, Scenario, Status
+from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenario, Status
 
 from . import candidates as cand
 from .cpsat_blocks import (
@@ -29,6 +29,7 @@ from .cpsat_blocks import (
 from .dice import chance_at_least, chance_with_reroll
 from .greedy import best_completion, greedy_assignment, satisfies_all, shorten_moves
 from .options import SolveOptions
+from .polish import Pose, polish, poses_of
 from .proofs import charge_impossibility
 
 PACKING_TIE_BREAK_SECONDS = 0.3
@@ -309,7 +310,12 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     ):
         min_roll, settled = given, False
     status, proof = _status(final, scenario, battlefield, roll if roll is not None else dice_max)
-    placements = _placements(scenario, c, final.assignment) if final.assignment else _stay(scenario)
+    if final.assignment:
+        final_roll = roll if roll is not None else dice_max
+        poses = polish(scenario, battlefield, poses_of(c, final.assignment), final_roll)
+        placements = _placements(scenario, battlefield, poses)
+    else:
+        placements = _stay(scenario)
     objective, bound = _objective_and_bound(final, placements)
     return Result(
         scenario=scenario.name,
@@ -363,23 +369,37 @@ def _status(state: SolveState, scenario: Scenario, battlefield: Battlefield, rol
 
 
 def _placements(
-    scenario: Scenario, c: cand.Candidates, chosen: dict[str, int]
+    scenario: Scenario, battlefield: Battlefield, poses: dict[str, Pose]
 ) -> tuple[Placement, ...]:
+    """One placement per model, with the target models it touches and the target units it
+    engages, measured at its final pose."""
     out = []
-    targets = set(scenario.action.targets)
+    rules = scenario.rules
+    around = cand.surroundings(scenario)
     for m in scenario.acting_unit.models:
-        p = chosen[m.id]
-        round_base = c.base_keys[int(c.base_of[p])].kind == "round"
+        pose = poses[m.id]
+        base = scenario.acting_unit.base_of(m)
+        end = Footprint(base, pose.x, pose.y, pose.z, pose.facing)
+        limits = cand.engagement_limits(
+            np.array([pose.x]), np.array([pose.y]), around.targets, battlefield, rules
+        )[0]
+        touching, engaged = [], set()
+        for (uid, tid), t, limit in zip(around.target_ids, around.targets, limits, strict=True):
+            gap = edge_distance(end, t)
+            if gap <= rules.base_contact_tolerance_in and abs(t.z - pose.z) < 0.01:
+                touching.append(tid)
+            if gap <= limit and abs(t.z - pose.z) <= rules.engagement_vertical_in:
+                engaged.add(uid)
         out.append(
             Placement(
                 model=m.id,
-                x=round(float(c.x[p]), 6),
-                y=round(float(c.y[p]), 6),
-                z=round(float(c.z[p]), 6),
-                facing=None if round_base else round(float(c.facing[p]), 6),
-                moved=round(float(c.reach[m.id][p]), 4),
-                contact=c.contact[p],
-                engaged=tuple(sorted(c.engaged[p] & targets)),
+                x=round(pose.x, 6),
+                y=round(pose.y, 6),
+                z=round(pose.z, 6),
+                facing=None if isinstance(base, RoundBase) else round(pose.facing, 6),
+                moved=round(pose.moved, 4),
+                contact=tuple(touching),
+                engaged=tuple(sorted(engaged)),
             )
         )
     return tuple(out)

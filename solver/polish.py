@@ -1,0 +1,198 @@
+"""Continuous polishing after the discrete solve: slide each model that is not in base contact
+back along its move toward where it started, as far as every rule still allows, so that no
+model moves farther than the answer needs. Round bases only; other bases keep their spot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from chargeopt.geometry import Battlefield
+from chargeopt.geometry.paths import climb_in, obstacle_map
+from chargeopt.models import RoundBase, Scenario
+
+from .candidates import (
+    MARGIN_IN,
+    Candidates,
+    Surroundings,
+    engagement_limits,
+    standable,
+    surroundings,
+)
+
+BISECTIONS = 12
+"""Halvings of the slide back toward the start (a resolution of 1/4096 of the move)."""
+
+
+@dataclass
+class Pose:
+    """A model's end pose and the length of its legal move there."""
+
+    x: float
+    y: float
+    z: float
+    facing: float
+    moved: float
+
+
+def poses_of(c: Candidates, placed: dict[str, int]) -> dict[str, Pose]:
+    """The poses of a discrete answer."""
+    return {
+        mid: Pose(
+            float(c.x[p]), float(c.y[p]), float(c.z[p]), float(c.facing[p]), float(c.reach[mid][p])
+        )
+        for mid, p in placed.items()
+    }
+
+
+def polish(
+    scenario: Scenario, battlefield: Battlefield, poses: dict[str, Pose], roll: float
+) -> dict[str, Pose]:
+    """Shorten moves of models not in base contact while every rule still holds."""
+    unit = scenario.acting_unit
+    rules = scenario.rules
+    around = surroundings(scenario)
+    avoid = [u.id for u in scenario.enemies_of(unit) if u.id not in scenario.action.targets]
+    out = dict(poses)
+    for mid in sorted(out, key=lambda m: -out[m].moved):
+        model = scenario.model_index[mid][1]
+        base = unit.base_of(model)
+        if not isinstance(base, RoundBase) or _touching(out[mid], base, around, rules):
+            continue
+        field_ = obstacle_map(scenario, battlefield, mid, avoid_engagement_of=avoid).path_field(
+            (model.x, model.y)
+        )
+        slide = _Slide(scenario, battlefield, around, out, mid, base, field_, roll)
+        out = slide.furthest() or out
+    return out
+
+
+class _Slide:
+    """Moving one model back along the segment toward its start, by a fraction t."""
+
+    def __init__(self, scenario, battlefield, around, poses, mid, base, field_, roll) -> None:
+        self.scenario, self.battlefield, self.around = scenario, battlefield, around
+        self.poses, self.mid, self.base, self.field, self.roll = poses, mid, base, field_, roll
+        self.start = scenario.model_index[mid][1]
+        self.here = poses[mid]
+        self.engaged_before = _engaged(self.here, base, around, battlefield, scenario.rules)
+        self.k = scenario.rules.coherency_neighbours(len(poses))
+
+    def at(self, t: float) -> dict[str, Pose] | None:
+        """The poses with the model slid back by t, or None if that breaks a rule."""
+        here, rules = self.here, self.scenario.rules
+        x = here.x + t * (self.start.x - here.x)
+        y = here.y + t * (self.start.y - here.y)
+        moved = self.field.length_to(x, y) + climb_in(rules, self.start.z, here.z)
+        if moved >= here.moved - 1e-4 or moved > self.roll - 1e-6:
+            return None
+        trial = {**self.poses, self.mid: Pose(x, y, here.z, here.facing, moved)}
+        ok = _legal(
+            self.scenario,
+            self.battlefield,
+            self.around,
+            trial,
+            self.mid,
+            self.base,
+            self.engaged_before,
+            self.k,
+        )
+        return trial if ok else None
+
+    def furthest(self) -> dict[str, Pose] | None:
+        """All the way back if legal, else the largest legal t found by bisection."""
+        best = self.at(1.0)
+        lo, hi = 0.0, 1.0
+        for _ in range(0 if best else BISECTIONS):
+            t = (lo + hi) / 2
+            trial = self.at(t)
+            if trial is None:
+                hi = t
+            else:
+                lo, best = t, trial
+        return best
+
+
+def _touching(pose: Pose, base: RoundBase, around: Surroundings, rules) -> bool:
+    return any(
+        np.hypot(pose.x - t.x, pose.y - t.y) - base.radius_in - t.radius_in
+        <= rules.base_contact_tolerance_in
+        for t in around.targets
+        if abs(t.z - pose.z) < 0.01
+    )
+
+
+def _engaged(pose: Pose, base: RoundBase, around: Surroundings, battlefield, rules) -> set[str]:
+    if not around.targets:
+        return set()
+    limits = engagement_limits(
+        np.array([pose.x]), np.array([pose.y]), around.targets, battlefield, rules
+    )[0]
+    gaps = [
+        max(0.0, np.hypot(pose.x - t.x, pose.y - t.y) - base.radius_in - t.radius_in)
+        for t in around.targets
+    ]
+    return {
+        uid
+        for (uid, _), t, gap, lim in zip(
+            around.target_ids, around.targets, gaps, limits, strict=True
+        )
+        if gap <= lim - MARGIN_IN and abs(t.z - pose.z) <= rules.engagement_vertical_in
+    }
+
+
+def _legal(scenario, battlefield, around, poses, mid, base, engaged_before, k) -> bool:
+    """Every rule that moving `mid` to its new pose could break, checked locally."""
+    rules = scenario.rules
+    unit = scenario.acting_unit
+    pose = poses[mid]
+    pts = np.array([[pose.x, pose.y, pose.z]])
+    upper = rules.may_end_on_upper_floor(unit.keyword_set)
+    if not standable(
+        base,
+        pts,
+        np.array([pose.facing]),
+        scenario,
+        battlefield,
+        around.fixed,
+        around.non_target_enemies,
+        upper,
+    )[0]:
+        return False
+    if not engaged_before <= _engaged(pose, base, around, battlefield, rules):
+        return False
+    if not _closer(scenario, around, mid, pose, base):
+        return False
+    ids = list(poses)
+    radii = np.array([unit.base_of(scenario.model_index[i][1]).circumradius_in for i in ids])
+    xy = np.array([(poses[i].x, poses[i].y) for i in ids])
+    z = np.array([poses[i].z for i in ids])
+    gap = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    gap -= radii[:, None] + radii[None, :]
+    same_level = np.abs(z[:, None] - z[None, :]) < 0.01
+    me = ids.index(mid)
+    if ((gap[me] < 0.0) & same_level[me] & (np.arange(len(ids)) != me)).any():
+        return False
+    near = (gap <= rules.coherency_range_in - MARGIN_IN) & (
+        np.abs(z[:, None] - z[None, :]) <= rules.coherency_vertical_in
+    )
+    np.fill_diagonal(near, False)
+    if k and (near.sum(axis=1) < k).any():
+        return False
+    return len(ids) == 1 or nx.is_connected(nx.from_numpy_array(near.astype(int)))
+
+
+def _closer(scenario, around: Surroundings, mid: str, pose: Pose, base: RoundBase) -> bool:
+    """Strictly closer (edge to edge) to one target unit than at the start."""
+    m = scenario.model_index[mid][1]
+    for uid in scenario.action.targets:
+        tgt = [t for (u, _), t in zip(around.target_ids, around.targets, strict=True) if u == uid]
+        before = min(np.hypot(m.x - t.x, m.y - t.y) - base.radius_in - t.radius_in for t in tgt)
+        after = min(
+            np.hypot(pose.x - t.x, pose.y - t.y) - base.radius_in - t.radius_in for t in tgt
+        )
+        if max(after, 0.0) < max(before, 0.0) - 1e-6:
+            return True
+    return False
