@@ -45,6 +45,7 @@ class Candidates:
     reach: dict[str, np.ndarray] = field(default_factory=dict)  # model id -> move length (inf = no)
     conflicts: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
     coherent: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
+    memo: dict[object, object] = field(default_factory=dict, repr=False)
     _conflict_lists: list[np.ndarray] | None = field(default=None, repr=False)
     _coherent_lists: list[np.ndarray] | None = field(default=None, repr=False)
 
