@@ -22,18 +22,14 @@ def solve(
     scenario: Scenario,
     *,
     roll: int | None = None,
-    time_limit: float = 20.0,
-    seed: int = 0,
+    time_limit: float | None = None,
+    seed: int | None = None,
     options: SolveOptions | None = None,
 ) -> Result:
-    """Solve the scenario's action; the result is re-checked by the independent checker."""
-    opts = options or SolveOptions()
-    opts = replace(
-        opts,
-        time_limit_s=time_limit if options is None else opts.time_limit_s,
-        seed=seed if options is None else opts.seed,
-        roll=roll if roll is not None else opts.roll,
-    )
+    """Solve the scenario's action; the result is re-checked by the independent checker.
+    `roll`, `time_limit` (seconds) and `seed`, when given, override `options`."""
+    given = {"roll": roll, "time_limit_s": time_limit, "seed": seed}
+    opts = replace(options or SolveOptions(), **{k: v for k, v in given.items() if v is not None})
     kind = scenario.action.kind
     if kind not in SOLVERS:
         supported = ", ".join(k.value for k in SOLVERS)

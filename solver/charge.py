@@ -27,12 +27,20 @@ from .cpsat_blocks import (
     solve_ordered,
 )
 from .dice import chance_at_least, chance_with_reroll
-from .greedy import best_completion, greedy_assignment, satisfies_all, shorten_moves
+from .greedy import (
+    best_completion,
+    complete,
+    greedy_assignment,
+    satisfies_all,
+    shorten_moves,
+)
 from .options import SolveOptions
 from .polish import Pose, polish, poses_of
 from .proofs import charge_impossibility
 
 PACKING_TIE_BREAK_SECONDS = 0.1
+TABLE_SECONDS_PER_ROLL = 0.5
+"""The base-contact-by-roll table gives each roll at most this; unproven entries say so."""
 """Time for choosing the contact spots that need the least movement once their number is known."""
 
 
@@ -146,32 +154,30 @@ def _solve_at(
     full: bool,
     deadline: float,
     previous: dict[str, int] | None = None,
+    feasibility: bool = False,
 ) -> SolveState:
-    """The best placement at one roll (base contact only unless `full`). A previous roll's
-    placement stays legal at a larger roll, so it is the first incumbent considered."""
+    """The best placement at one roll (base contact only unless `full`; with `feasibility`,
+    any legal placement). A previous roll's placement stays legal at a larger roll, so it is
+    the first incumbent considered."""
     if any(not (c.reach[m.id] <= roll - 1e-6).any() for m in scenario.acting_unit.models):
         return SolveState(None, [], "INFEASIBLE")
     n = len(scenario.acting_unit.models)
     k = scenario.rules.coherency_neighbours(n)
-    ceiling, packed = packing_ceiling(c, scenario, roll, options, "contact", least_movement=full)
     starts = [previous] if previous else []
     if options.use_hint:
-        starts += [
-            best_completion(c, scenario, roll, packed, k),
-            greedy_assignment(c, scenario, roll),
-        ]
-    incumbent = None
-    for start in starts:
-        if start and satisfies_all(c, scenario, start, k):
-            values = {
-                "base_contact": sum(1 for p in start.values() if c.contact[p]),
-                "engaged": sum(1 for p in start.values() if c.engaged[p]),
-            }
-            if incumbent is None or (values["base_contact"], values["engaged"]) > (
-                incumbent[1]["base_contact"],
-                incumbent[1]["engaged"],
-            ):
-                incumbent = (start, values)
+        starts += [complete(c, scenario, roll, {}, k), greedy_assignment(c, scenario, roll)]
+    incumbent = _best_legal(c, scenario, starts, k)
+    if feasibility:
+        ceiling = 0
+    elif incumbent is not None and incumbent[1]["base_contact"] >= n:
+        ceiling = n
+    else:
+        ceiling, packed = packing_ceiling(
+            c, scenario, roll, options, "contact", least_movement=full
+        )
+        if options.use_hint:
+            starts.append(best_completion(c, scenario, roll, packed, k))
+            incumbent = _best_legal(c, scenario, starts, k)
     hint = next((list(s.values()) for s in starts if s), None)
     if incumbent is not None:
         hint = list(incumbent[0].values())
@@ -218,6 +224,23 @@ def _solve_at(
     )
 
 
+def _best_legal(c, scenario, starts, k):
+    """The placement among `starts` that meets every rule with the most base contacts (then
+    engaged models), with those counts; None if none is legal."""
+    best = None
+    for start in starts:
+        if not start or not satisfies_all(c, scenario, start, k):
+            continue
+        values = {
+            "base_contact": sum(1 for p in start.values() if c.contact[p]),
+            "engaged": sum(1 for p in start.values() if c.engaged[p]),
+        }
+        key = (values["base_contact"], values["engaged"])
+        if best is None or key > (best[1]["base_contact"], best[1]["engaged"]):
+            best = (start, values)
+    return best
+
+
 def roll_lower_bound(scenario: Scenario) -> int:
     """No roll below this can succeed: some target is farther (edge to edge, straight line)
     from every charging model than the roll plus engagement range."""
@@ -238,13 +261,12 @@ def roll_lower_bound(scenario: Scenario) -> int:
     return max(0, math.ceil(worst - 1e-9))
 
 
-def _sweep(c, scenario, options, rolls: range, deadline: float, *, stop_at_first: bool = False):
+def _sweep(c, scenario, options, rolls: range, deadline: float, previous=None):
     """Best base contact at each roll in `rolls` (each roll gets an equal share of the time
     left). Once a proven count meets the ceiling of the largest roll, every larger roll has
     that count too. Returns the table entries and whether every roll got an answer."""
     entries: list[dict[str, object]] = []
     settled = True
-    previous: dict[str, int] | None = None
     top = packing_ceiling(c, scenario, rolls[-1], options, "contact")[0] if len(rolls) else None
     for i, roll in enumerate(rolls):
         if entries and entries[-1]["proven"] and entries[-1]["base_contact"] == top:
@@ -274,9 +296,31 @@ def _sweep(c, scenario, options, rolls: range, deadline: float, *, stop_at_first
                 "proven": state.status == "OPTIMAL",
             }
         )
-        if stop_at_first:
-            break
     return entries, settled
+
+
+def _first_feasible(c, scenario, options, rolls: range, deadline: float):
+    """The smallest roll in `rolls` with a legal placement on the candidates (heuristics
+    first; CP-SAT is asked only for some legal placement), that placement, and whether every
+    smaller roll was settled (found infeasible rather than out of time)."""
+    settled = True
+    for i, roll in enumerate(rolls):
+        share = (deadline - time.perf_counter()) / (len(rolls) - i)
+        if share <= 0.01:
+            return None, None, False
+        state = _solve_at(
+            c,
+            scenario,
+            roll,
+            options,
+            full=False,
+            feasibility=True,
+            deadline=time.perf_counter() + share,
+        )
+        if state.assignment is not None:
+            return roll, state.assignment, settled
+        settled &= state.status == "INFEASIBLE"
+    return None, None, settled
 
 
 def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
@@ -294,35 +338,40 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     def remaining(share: float) -> float:
         return time.perf_counter() + (deadline - time.perf_counter()) * share
 
+    table_share = 0.3 if options.roll_table else 0.0
     if given is not None:
-        final = _solve_at(c, scenario, given, options, full=True, deadline=remaining(0.7))
-        top = given if final.assignment is not None else dice_max
-        table, settled = _sweep(
-            c, scenario, options, range(lower, max(top, dice_max) + 1), deadline
+        final = _solve_at(
+            c, scenario, given, options, full=True, deadline=remaining(1.0 - table_share - 0.1)
         )
+        found = final.assignment is not None
+        last = given if found else dice_max
+        min_roll, first, settled = _first_feasible(
+            c, scenario, options, range(lower, last + 1), remaining(0.5 if table_share else 1.0)
+        )
+        if min_roll is None and found:
+            min_roll, first, settled = given, final.assignment, False
         roll = given
     else:
-        table, settled = _sweep(
-            c, scenario, options, range(lower, dice_max + 1), remaining(0.5), stop_at_first=True
+        min_roll, first, settled = _first_feasible(
+            c, scenario, options, range(lower, dice_max + 1), remaining(0.4)
         )
-        roll = int(table[0]["roll"]) if table else None
+        roll = min_roll
         final = (
-            _solve_at(c, scenario, roll, options, full=True, deadline=remaining(0.6))
+            _solve_at(
+                c,
+                scenario,
+                roll,
+                options,
+                full=True,
+                deadline=remaining(1.0 - table_share),
+                previous=first,
+            )
             if roll is not None
             else SolveState(None, [], "INFEASIBLE")
         )
-        if roll is not None:
-            more, settled_more = _sweep(
-                c, scenario, options, range(roll + 1, dice_max + 1), deadline
-            )
-            table, settled = table + more, settled and settled_more
-    min_roll = int(table[0]["roll"]) if table else None
-    if (
-        given is not None
-        and final.assignment is not None
-        and (min_roll is None or min_roll > given)
-    ):
-        min_roll, settled = given, False
+    table: list[dict[str, object]] = []
+    if options.roll_table and min_roll is not None:
+        table, _ = _sweep(c, scenario, options, range(min_roll, dice_max + 1), deadline, first)
     status, proof = _status(final, scenario, battlefield, roll if roll is not None else dice_max)
     if final.assignment:
         final_roll = roll if roll is not None else dice_max
@@ -344,7 +393,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
         min_roll=min_roll,
         success_probability=_prob(chance_at_least, min_roll, rules.charge_dice),
         success_probability_reroll=_prob(chance_with_reroll, min_roll, rules.charge_dice),
-        rolls=tuple(e for e in table if min_roll is None or int(e["roll"]) >= min_roll),
+        rolls=tuple(table),
         objective=objective,
         bound=bound,
         placements=placements,

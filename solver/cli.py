@@ -73,6 +73,11 @@ def main() -> None:
     help="Seconds; past it the best placement found so far is returned as 'feasible'.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
+@click.option(
+    "--no-roll-table",
+    is_flag=True,
+    help="Skip the table of base contacts for every roll from the minimum to 12.",
+)
 def solve(
     scenario_file: str,
     roll: int | None,
@@ -81,6 +86,7 @@ def solve(
     svg_file: str | None,
     time_limit: float,
     seed: int,
+    no_roll_table: bool,
 ) -> None:
     """Find the best legal placement for the scenario's move, or prove there is none.
 
@@ -88,10 +94,14 @@ def solve(
     1 when it is unknown, 2 on bad input.
     """
     from .api import solve as run_solver
+    from .options import SolveOptions
     from .summary import summarise_result
 
     scenario = load_checked_scenario(scenario_file)
-    result = run_solver(scenario, roll=roll, time_limit=time_limit, seed=seed)
+    options = SolveOptions(
+        time_limit_s=time_limit, seed=seed, roll=roll, roll_table=not no_roll_table
+    )
+    result = run_solver(scenario, options=options)
     text = json.dumps(result.model_dump(mode="json"), indent=2)
     if output:
         _write(output, text + "\n")

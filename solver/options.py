@@ -22,6 +22,7 @@ class SolveOptions:
     use_hint: bool = True
     presolve: bool = False
     check: bool = True
+    roll_table: bool = True
 
     def __post_init__(self) -> None:
         if self.time_limit_s <= 0:

@@ -64,18 +64,34 @@ def polish(
         field_ = obstacle_map(scenario, battlefield, mid, avoid_engagement_of=avoid).path_field(
             (model.x, model.y)
         )
-        slide = _Slide(scenario, battlefield, around, out, mid, base, field_, roll)
-        out = slide.furthest() or out
+        for swing in (False, True, False):
+            aim = _direct_line(model, out[mid], around) if swing else None
+            slide = _Slide(scenario, battlefield, around, out, mid, base, field_, roll, aim)
+            out = slide.furthest() or out
     return out
 
 
-class _Slide:
-    """Moving one model back along the segment toward its start, by a fraction t."""
+def _direct_line(model, pose: Pose, around: Surroundings) -> tuple[float, float]:
+    """The point as far from the start as the model's end, on the straight line from its
+    start to the nearest target model: swinging onto it, then sliding back, shortens moves
+    that the discrete lattice left off that line."""
+    nearest = min(around.targets, key=lambda t: np.hypot(t.x - model.x, t.y - model.y))
+    dx, dy = nearest.x - model.x, nearest.y - model.y
+    norm = np.hypot(dx, dy) or 1.0
+    reach = np.hypot(pose.x - model.x, pose.y - model.y)
+    return model.x + dx / norm * reach, model.y + dy / norm * reach
 
-    def __init__(self, scenario, battlefield, around, poses, mid, base, field_, roll) -> None:
+
+class _Slide:
+    """Moving one model a fraction t of the way toward an aim point: its start (shortening
+    the move) or a point on the direct line (a swing that must not lengthen it)."""
+
+    def __init__(self, scenario, battlefield, around, poses, mid, base, field_, roll, aim) -> None:
         self.scenario, self.battlefield, self.around = scenario, battlefield, around
         self.poses, self.mid, self.base, self.field, self.roll = poses, mid, base, field_, roll
         self.start = scenario.model_index[mid][1]
+        self.aim = aim if aim is not None else (self.start.x, self.start.y)
+        self.swing = aim is not None
         self.here = poses[mid]
         self.engaged_before = _engaged(self.here, base, around, battlefield, scenario.rules)
         self.k = scenario.rules.coherency_neighbours(len(poses))
@@ -83,10 +99,11 @@ class _Slide:
     def at(self, t: float) -> dict[str, Pose] | None:
         """The poses with the model slid back by t, or None if that breaks a rule."""
         here, rules = self.here, self.scenario.rules
-        x = here.x + t * (self.start.x - here.x)
-        y = here.y + t * (self.start.y - here.y)
+        x = here.x + t * (self.aim[0] - here.x)
+        y = here.y + t * (self.aim[1] - here.y)
         moved = self.field.length_to(x, y) + climb_in(rules, self.start.z, here.z)
-        if moved >= here.moved - 1e-4 or moved > self.roll - 1e-6:
+        longer = moved > here.moved + 1e-6 if self.swing else moved >= here.moved - 1e-4
+        if longer or moved > self.roll - 1e-6:
             return None
         trial = {**self.poses, self.mid: Pose(x, y, here.z, here.facing, moved)}
         ok = _legal(
