@@ -2,6 +2,7 @@
 independent rules checker."""
 
 from .checker import VIOLATION_KINDS, check_placement, summarise
+from .config_space import free_space
 from .footprints import (
     OVAL_ERROR_IN,
     Footprint,
@@ -36,6 +37,7 @@ __all__ = [
     "check_start_layout",
     "climb_in",
     "edge_distance",
+    "free_space",
     "legal_move_length",
     "mover_profile",
     "obstacle_map",
