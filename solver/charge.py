@@ -31,6 +31,7 @@ from .greedy import (
     best_completion,
     complete,
     greedy_assignment,
+    improve_count,
     satisfies_all,
     shorten_moves,
 )
@@ -39,6 +40,9 @@ from .polish import Pose, polish, poses_of
 from .proofs import charge_impossibility
 
 PACKING_TIE_BREAK_SECONDS = 0.1
+CONTACT_PACKING_SECONDS = 2.0
+ENGAGED_PACKING_SECONDS = 0.3
+"""Time caps of the packing relaxations; stopped early, their proven bound is still valid."""
 TABLE_SECONDS_PER_ROLL = 0.5
 """The base-contact-by-roll table gives each roll at most this; unproven entries say so."""
 """Time for choosing the contact spots that need the least movement once their number is known."""
@@ -83,7 +87,8 @@ def _packing(c, scenario, roll, options, kind, least_movement):
     add_no_overlap(pm, c)
     count = sum(pm.y.values())
     pm.model.Maximize(count)
-    solver = _packing_solver(options, min(2.0, options.time_limit_s / 4))
+    cap = CONTACT_PACKING_SECONDS if kind == "contact" else ENGAGED_PACKING_SECONDS
+    solver = _packing_solver(options, min(cap, options.time_limit_s / 4))
     status = solver.StatusName(solver.Solve(pm.model))
     if status not in ("OPTIMAL", "FEASIBLE"):
         return None, {}
@@ -178,6 +183,9 @@ def _solve_at(
         if options.use_hint:
             starts.append(best_completion(c, scenario, roll, packed, k))
             incumbent = _best_legal(c, scenario, starts, k)
+    if incumbent is not None and not feasibility and incumbent[1]["base_contact"] < (ceiling or 0):
+        better = improve_count(c, scenario, incumbent[0], roll, k, c.contact)
+        incumbent = _best_legal(c, scenario, [better], k) or incumbent
     hint = next((list(s.values()) for s in starts if s), None)
     if incumbent is not None:
         hint = list(incumbent[0].values())
@@ -209,7 +217,12 @@ def _solve_at(
             Objective("engaged", engaged, True, engaged_ceiling),
             Objective("movement", movement, False, tie_break=True),
         ]
-    return solve_ordered(
+
+    def improve(placed: dict[str, int]) -> tuple[dict[str, int], dict[str, float]]:
+        better = improve_count(c, scenario, placed, roll, k, c.engaged)
+        return _best_legal(c, scenario, [better], k) or _best_legal(c, scenario, [placed], k)
+
+    state = solve_ordered(
         pm,
         c,
         objectives,
@@ -221,7 +234,11 @@ def _solve_at(
         hint=hint,
         need_connected=n > 1,
         incumbent=incumbent,
+        improve=improve if full else None,
     )
+    if full and state.assignment is not None:
+        state.assignment = shorten_moves(c, scenario, state.assignment, roll, k)
+    return state
 
 
 def _best_legal(c, scenario, starts, k):

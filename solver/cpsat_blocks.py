@@ -4,7 +4,7 @@ cliques, coherency with k neighbours, connectivity by lazy cuts, and ordered obj
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -13,7 +13,7 @@ from ortools.sat.python import cp_model
 
 from .candidates import Candidates
 
-TIE_BREAK_SECONDS = 1.0
+TIE_BREAK_SECONDS = 0.5
 """The least-movement tie break never takes longer than this (it orders equal answers only)."""
 CEILING_SECONDS = 1.0
 """How long the solver may try to reach a proven ceiling before optimising instead."""
@@ -370,11 +370,13 @@ def solve_ordered(
     hint: list[int] | None = None,
     need_connected: bool = True,
     incumbent: tuple[dict[str, int], dict[str, float]] | None = None,
+    improve: Callable[[dict[str, int]], tuple[dict[str, int], dict[str, float]]] | None = None,
 ) -> SolveState:
     """Optimise objectives in order, fixing each optimum before the next; keep the unit one
     connected group by lazy cuts. Every CP-SAT status is mapped explicitly. An `incumbent`
     (a placement already known to satisfy every constraint, with its objective values) settles
-    each stage whose ceiling it meets without calling the solver."""
+    each stage whose ceiling it meets without calling the solver; `improve` turns each stage's
+    answer into a better incumbent for the stages after it (a local search)."""
     deadline = time.perf_counter() + time_limit_s
     runner = _Runner(pm, adjacency, need_connected, seed, workers, presolve)
     best: dict[str, int] | None = incumbent[0] if incumbent is not None else None
@@ -438,6 +440,10 @@ def solve_ordered(
         if status != "OPTIMAL" and not obj.tie_break:
             return SolveState(best, stages, "FEASIBLE", runner.cuts)
         pm.model.Add(obj.expr == int(value))
+        if improve is not None and not obj.tie_break:
+            incumbent = improve(best)
+            best = incumbent[0]
+            used = list(best.values())
         _apply_hint(pm, used)
     return SolveState(best, stages, overall, runner.cuts)
 

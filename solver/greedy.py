@@ -233,3 +233,32 @@ def best_completion(
         if best_key[0] >= len(packed):
             break
     return best
+
+
+def improve_count(
+    c: Candidates,
+    scenario: Scenario,
+    placed: dict[str, int],
+    roll: float,
+    k: int,
+    flags: list,
+) -> dict[str, int]:
+    """Local search for one count (`flags` is c.contact or c.engaged): move a model whose spot
+    is not flagged to a flagged spot it reaches (shortest move first), keeping every rule of
+    `satisfies_all`. A model in contact is also engaged, so neither count ever drops. Stops
+    when no single move helps."""
+    current = dict(placed)
+    improved = True
+    while improved:
+        improved = False
+        for mid in [m for m, p in current.items() if not flags[p]]:
+            lengths = c.reach[mid]
+            spots = np.flatnonzero(lengths <= roll - 1e-6)
+            spots = spots[[bool(flags[q]) for q in spots]]
+            for q in spots[np.argsort(lengths[spots])]:
+                trial = {**current, mid: int(q)}
+                if satisfies_all(c, scenario, trial, k):
+                    current = trial
+                    improved = True
+                    break
+    return current
