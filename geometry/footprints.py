@@ -46,6 +46,22 @@ class Footprint:
         """Radius of a round base; the circumradius otherwise."""
         return self.base.circumradius_in
 
+    def coarse_polygon(self, segments: int) -> Polygon:
+        """A polygon with `segments` vertices inscribed in the base, inside `polygon`, and at
+        most `coarse_error_in(segments)` from the true outline."""
+        if isinstance(self.base, RoundBase):
+            return Point(self.x, self.y).buffer(self.base.radius_in, quad_segs=segments // 4)
+        if isinstance(self.base, OvalBase):
+            a, b = self.base.semi_axes_in
+            return oval_polygon(a, b, self.x, self.y, self.facing, segments)
+        return self.polygon
+
+    def coarse_error_in(self, segments: int) -> float:
+        """How far the outline may lie outside `coarse_polygon(segments)`."""
+        if isinstance(self.base, HullBase):
+            return 0.0
+        return self.base.circumradius_in * (1 - math.cos(math.pi / segments))
+
     @cached_property
     def polygon(self) -> Polygon:
         """The footprint as a shapely polygon (a fine circle, inscribed oval, or the hull)."""
@@ -57,9 +73,13 @@ class Footprint:
         return hull_polygon(self.base, self.x, self.y, self.facing)
 
 
-def oval_polygon(a: float, b: float, x: float, y: float, facing_deg: float) -> Polygon:
-    """An ellipse with semi-axes a (along the facing) and b, as an inscribed polygon."""
-    t = np.linspace(0.0, 2 * math.pi, OVAL_SEGMENTS, endpoint=False)
+def oval_polygon(
+    a: float, b: float, x: float, y: float, facing_deg: float, segments: int = OVAL_SEGMENTS
+) -> Polygon:
+    """An ellipse with semi-axes a (along the facing) and b, as an inscribed polygon. Its
+    vertices are a subset of the default polygon's whenever `segments` divides OVAL_SEGMENTS,
+    so a coarser one lies inside it."""
+    t = np.linspace(0.0, 2 * math.pi, segments, endpoint=False)
     c, s = math.cos(math.radians(facing_deg)), math.sin(math.radians(facing_deg))
     ex, ey = a * np.cos(t), b * np.sin(t)
     return Polygon(np.column_stack((x + c * ex - s * ey, y + s * ex + c * ey)))

@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
+import shapely.affinity
 from scipy.spatial import cKDTree
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.distance_matrix import edge_distances, poses_polygons
@@ -86,32 +89,76 @@ def _hex_lattice(x0: float, y0: float, x1: float, y1: float, spacing: float) -> 
     return np.vstack(pts) if pts else np.empty((0, 2))
 
 
+def contact_region(target: Footprint, base: object, facing: float) -> BaseGeometry:
+    """Where the centre of `base` (at `facing`) stands when it touches or overlaps `target`:
+    the Minkowski sum of the target and the reflected mover. Exact for round pairs (a disk);
+    polygons otherwise (convex hull of vertex sums when neither is round)."""
+    if isinstance(base, RoundBase):
+        if target.is_round:
+            return Point(target.x, target.y).buffer(target.radius_in + base.radius_in, quad_segs=64)
+        return target.polygon.buffer(base.radius_in, quad_segs=32)
+    mover = Footprint(base, 0.0, 0.0, 0.0, facing).polygon
+    reflected = np.asarray(mover.exterior.coords)[:-1] * -1.0
+    if target.is_round:
+        shape = Polygon(reflected).buffer(target.radius_in, quad_segs=32)
+        return shapely.affinity.translate(shape, target.x, target.y)
+    own = np.asarray(target.polygon.exterior.coords)[:-1]
+    sums = (own[:, None, :] + reflected[None, :, :]).reshape(-1, 2)
+    return shapely.convex_hull(shapely.multipoints(sums))
+
+
+def _direct(
+    targets: list[Footprint], starts: np.ndarray, base: object, facing: float, ring_base: int
+) -> np.ndarray:
+    """Rows (x, y, z, ring, angle): for each start and target, the contact spot straight on
+    the line from the start to the target's centre (the move a player makes first)."""
+    out = []
+    for ti, t in enumerate(targets):
+        edge = contact_region(t, base, facing).buffer(CONTACT_GAP_IN, quad_segs=32).exterior
+        for sx, sy in starts:
+            far = np.hypot(sx - t.x, sy - t.y)
+            if far < 1e-9:
+                continue
+            ray = LineString(
+                [(t.x, t.y), (t.x + (sx - t.x) * 50 / far, t.y + (sy - t.y) * 50 / far)]
+            )
+            hit = ray.intersection(edge)
+            if hit.is_empty:
+                continue
+            point = min(getattr(hit, "geoms", [hit]), key=lambda g: g.distance(Point(t.x, t.y)))
+            angle = np.mod(np.arctan2(point.y - t.y, point.x - t.x), 2 * np.pi)
+            out.append((point.x, point.y, t.z, ring_base + ti, angle))
+    return np.array(out) if out else np.empty((0, 5))
+
+
 def _rings(
     targets: list[Footprint],
     offsets: list[float],
     step_deg: float,
-    clearance: float,
+    base: object,
+    facing: float,
     ring_base: int,
 ) -> np.ndarray:
-    """Rows (x, y, z, ring, angle): centres at edge distance `offset` from each target for a
-    round mover of radius `clearance` (exact for round targets; circumradius for others)."""
-    angles = np.radians(np.arange(0.0, 360.0, step_deg))
+    """Rows (x, y, z, ring, angle): centres where the mover's base (at `facing`) stands at
+    edge distance `offset` from each target, about every `step_deg` around it (closed form
+    for round pairs; the boundary of the grown contact region otherwise)."""
+    count = round(360.0 / step_deg)
+    angles = np.radians(np.arange(count) * step_deg)
     out = []
     for ti, t in enumerate(targets):
         for oi, off in enumerate(offsets):
-            rad = t.radius_in + clearance + off
             ring = ring_base + ti * len(offsets) + oi
-            out.append(
-                np.column_stack(
-                    (
-                        t.x + rad * np.cos(angles),
-                        t.y + rad * np.sin(angles),
-                        np.full_like(angles, t.z),
-                        np.full_like(angles, ring),
-                        angles,
-                    )
+            if isinstance(base, RoundBase) and t.is_round:
+                rad = t.radius_in + base.radius_in + off
+                xs, ys, th = t.x + rad * np.cos(angles), t.y + rad * np.sin(angles), angles
+            else:
+                edge = contact_region(t, base, facing).buffer(off, quad_segs=32).exterior
+                pts = shapely.line_interpolate_point(
+                    edge, np.linspace(0, 1, count, endpoint=False), normalized=True
                 )
-            )
+                xs, ys = shapely.get_x(pts), shapely.get_y(pts)
+                th = np.mod(np.arctan2(ys - t.y, xs - t.x), 2 * np.pi)
+            out.append(np.column_stack((xs, ys, np.full(count, t.z), np.full(count, ring), th)))
     return np.vstack(out) if out else np.empty((0, 5))
 
 
@@ -124,17 +171,27 @@ def raw_points(
     targets: list[Footprint],
     surfaces: list[float],
     ring_base: int,
+    facing: float = 0.0,
+    lattice: bool = True,
 ) -> np.ndarray:
-    """Every pose worth considering for one base: rows (x, y, z, ring, angle)."""
+    """Every pose worth considering for one base at one facing: rows (x, y, z, ring, angle).
+    The lattice (spots away from the targets) is laid only when `lattice` is set: a base
+    that turns needs its other facings only where it touches or engages."""
     rules = scenario.rules
-    clearance = base.inradius_in if not isinstance(base, RoundBase) else base.radius_in
     er = rules.engagement_range_in
-    contact = _rings(targets, [CONTACT_GAP_IN], options.contact_step_deg, clearance, ring_base)
+    own_starts = np.array([(m.x, m.y) for m in unit.models if unit.base_of(m) == base])
+    contact = np.vstack(
+        [
+            _rings(targets, [CONTACT_GAP_IN], options.contact_step_deg, base, facing, ring_base),
+            _direct(targets, own_starts, base, facing, ring_base),
+        ]
+    )
     band = _rings(
         targets,
         [er * 0.5, er - 0.01],
         options.contact_step_deg * 2,
-        clearance,
+        base,
+        facing,
         ring_base + len(targets),
     )
     starts = np.array([(m.x, m.y) for m in unit.models])
@@ -164,7 +221,7 @@ def raw_points(
         )
         for z in surfaces
     ]
-    return np.vstack([contact, band, *layered])
+    return np.vstack([contact, band, *layered]) if lattice else np.vstack([contact, band])
 
 
 @dataclass(frozen=True)
@@ -215,7 +272,16 @@ def generate(
         for fi, f in enumerate(_facings(base, unit, options)):
             ring_base = (bi * options.oval_facings + fi) * 3 * len(targets)
             pts = raw_points(
-                scenario, unit, base, roll_max, options, targets, sorted(set(surfaces)), ring_base
+                scenario,
+                unit,
+                base,
+                roll_max,
+                options,
+                targets,
+                sorted(set(surfaces)),
+                ring_base,
+                f,
+                lattice=fi == 0,
             )
             parts.append((bi, base, pts, np.full(len(pts), f)))
     cols: list[list[np.ndarray]] = [[] for _ in range(7)]
@@ -249,7 +315,8 @@ def generate(
     for lengths in cands.reach.values():
         used |= np.isfinite(lengths)
     cands = _subset(cands, np.flatnonzero(used))
-    cands.conflicts, cands.coherent = pair_relations(cands, rules)
+    if len(unit.models) > 1:
+        cands.conflicts, cands.coherent = pair_relations(cands, rules)
     return cands
 
 
@@ -473,38 +540,99 @@ def _subset(c: Candidates, idx: np.ndarray) -> Candidates:
     )
 
 
+COARSE_SEGMENTS = 32
+
+
+def _extents(c: Candidates, idx: np.ndarray, ux: np.ndarray, uy: np.ndarray):
+    """For candidates `idx` and unit directions u: the support h(u) (how far the base reaches
+    along u) and a radial lower bound r(u) (how far along u its outline surely is)."""
+    h = np.empty(len(idx))
+    r = np.empty(len(idx))
+    for b, base in enumerate(c.base_keys):
+        sel = c.base_of[idx] == b
+        if not sel.any():
+            continue
+        if isinstance(base, RoundBase):
+            h[sel] = r[sel] = base.radius_in
+            continue
+        phi = np.radians(c.facing[idx[sel]])
+        along = ux[sel] * np.cos(phi) + uy[sel] * np.sin(phi)
+        across = -ux[sel] * np.sin(phi) + uy[sel] * np.cos(phi)
+        if isinstance(base, OvalBase):
+            a, bb = base.semi_axes_in
+            h[sel] = np.sqrt((a * along) ** 2 + (bb * across) ** 2)
+            r[sel] = 1.0 / np.sqrt((along / a) ** 2 + (across / bb) ** 2)
+        else:
+            pts = np.array(base.points)
+            h[sel] = np.max(
+                along[:, None] * pts[None, :, 0] + across[:, None] * pts[None, :, 1], axis=1
+            )
+            r[sel] = Polygon(pts).exterior.distance(Point(0.0, 0.0))
+    return h, r
+
+
+def _measured_gaps(c: Candidates, i: np.ndarray, j: np.ndarray, limit: float) -> np.ndarray:
+    """Edge gaps (-1 for overlap) of the pairs (i, j), as the checker's polygons measure them,
+    wherever that decides overlap or coherency: coarse inscribed polygons first (inside the
+    fine ones, so their intersection is an overlap and their distance an upper bound within
+    the error band), the fine polygons only for pairs the band leaves undecided."""
+    feet = {
+        k: Footprint(
+            c.base_keys[c.base_of[k]], float(c.x[k]), float(c.y[k]), 0.0, float(c.facing[k])
+        )
+        for k in np.unique(np.concatenate([i, j]))
+    }
+    coarse = {k: f.coarse_polygon(COARSE_SEGMENTS) for k, f in feet.items()}
+    band = np.array(
+        [
+            feet[a].coarse_error_in(COARSE_SEGMENTS) + feet[b].coarse_error_in(COARSE_SEGMENTS)
+            for a, b in zip(i, j, strict=True)
+        ]
+    )
+    a = np.array([coarse[k] for k in i], dtype=object)
+    b = np.array([coarse[k] for k in j], dtype=object)
+    touching = shapely.intersects(a, b)
+    gap = np.where(touching, -1.0, shapely.distance(a, b))
+    fine = ~touching & ((gap < band) | ((gap > limit) & (gap - band <= limit)))
+    if fine.any():
+        fa = np.array([feet[k].polygon for k in i[fine]], dtype=object)
+        fb = np.array([feet[k].polygon for k in j[fine]], dtype=object)
+        gap[fine] = np.where(shapely.intersects(fa, fb), -1.0, shapely.distance(fa, fb))
+    return gap
+
+
 def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray]:
     """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used,
-    and pairs within coherency range of each other (horizontal and vertical)."""
+    and pairs within coherency range of each other (horizontal and vertical). Pairs of round
+    bases use the closed form; otherwise bounds along the line between the centres settle most
+    pairs and shapely measures only the rest."""
     if len(c) < 2:
         return np.empty((0, 2), int), np.empty((0, 2), int)
-    radii = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
-    reach = rules.coherency_range_in + 2 * radii.max()
-    pairs = cKDTree(np.column_stack((c.x, c.y))).query_pairs(reach, output_type="ndarray")
+    outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
+    limit = rules.coherency_range_in - MARGIN_IN
+    pairs = cKDTree(np.column_stack((c.x, c.y))).query_pairs(
+        limit + 2 * outer.max(), output_type="ndarray"
+    )
     if len(pairs) == 0:
         return np.empty((0, 2), int), np.empty((0, 2), int)
     i, j = pairs[:, 0], pairs[:, 1]
-    all_round = all(isinstance(b, RoundBase) for b in c.base_keys)
-    if all_round:
-        gap = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j]) - radii[i] - radii[j]
+    d = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j])
+    if all(isinstance(b, RoundBase) for b in c.base_keys):
+        low = high = d - outer[i] - outer[j]
     else:
-        polys = np.array(
-            [
-                Footprint(c.base_keys[b], float(xx), float(yy), 0.0, float(ff)).polygon
-                for b, xx, yy, ff in zip(c.base_of, c.x, c.y, c.facing, strict=True)
-            ],
-            dtype=object,
-        )
-        gap = shapely.distance(polys[i], polys[j])
-        overl = shapely.intersects(polys[i], polys[j])
-        gap = np.where(overl, -1.0, gap)
+        ux = np.where(d > 1e-9, (c.x[j] - c.x[i]) / np.maximum(d, 1e-12), 1.0)
+        uy = np.where(d > 1e-9, (c.y[j] - c.y[i]) / np.maximum(d, 1e-12), 0.0)
+        hi_, ri_ = _extents(c, i, ux, uy)
+        hj_, rj_ = _extents(c, j, -ux, -uy)
+        low, high = d - hi_ - hj_, d - ri_ - rj_
+        low[d < 1e-9] = high[d < 1e-9] = -1.0
+    gap = low.copy()
+    unsure = ((low < 0.0) & (high >= 0.0)) | ((low <= limit) & (high > limit))
+    if unsure.any():
+        gap[unsure] = _measured_gaps(c, i[unsure], j[unsure], limit)
+    gap = np.where(high < 0.0, -1.0, gap)
     dz = np.abs(c.z[i] - c.z[j])
-    conflicts = pairs[(gap < 0.0) & (dz < 0.01)]
-    coherent = pairs[(gap >= 0.0) | (dz >= 0.01)]
-    gap_c = gap[(gap >= 0.0) | (dz >= 0.01)]
-    dz_c = dz[(gap >= 0.0) | (dz >= 0.01)]
-    coherent = coherent[
-        (np.maximum(gap_c, 0.0) <= rules.coherency_range_in - MARGIN_IN)
-        & (dz_c <= rules.coherency_vertical_in)
-    ]
-    return conflicts, coherent
+    clash = (gap < 0.0) & (dz < 0.01)
+    conflicts = pairs[clash]
+    near = ~clash & (np.maximum(gap, 0.0) <= limit) & (dz <= rules.coherency_vertical_in)
+    return conflicts, pairs[near]

@@ -134,24 +134,34 @@ def shorten_moves(
 ) -> dict[str, int]:
     """Local search for the least-movement tie break: move one model at a time to a spot it
     reaches with a shorter move, keeping base contact and engagement as good and every rule
-    of `satisfies_all` met. Stops when no single move helps."""
+    of `satisfies_all` met."""
+
+    def shorter(current: dict[str, int], mid: str) -> np.ndarray:
+        lengths, p = c.reach[mid], current[mid]
+        better = np.flatnonzero(lengths < lengths[p] - 0.01)
+        same = c.contact if c.contact[p] else (c.engaged if c.engaged[p] else None)
+        if same is not None:
+            better = better[[bool(same[q]) for q in better]]
+        return better[np.argsort(lengths[better])]
+
+    def longest_first(current: dict[str, int]) -> list[str]:
+        return sorted(current, key=lambda mid: -c.reach[mid][current[mid]])
+
+    return _local_search(c, scenario, placed, k, longest_first, shorter)
+
+
+def _local_search(c, scenario, placed, k, order, spots_for) -> dict[str, int]:
+    """First-improvement search: for each model in `order(current)`, move it to the first of
+    `spots_for(current, model)` that keeps every rule; repeat until no move is taken."""
     current = dict(placed)
     improved = True
     while improved:
         improved = False
-        for m in sorted(current, key=lambda mid: -c.reach[mid][current[mid]]):
-            p = current[m]
-            lengths = c.reach[m]
-            better = np.flatnonzero(lengths < lengths[p] - 0.01)
-            if bool(c.contact[p]):
-                better = better[[bool(c.contact[q]) for q in better]]
-            elif c.engaged[p]:
-                better = better[[bool(c.engaged[q]) for q in better]]
-            for q in better[np.argsort(lengths[better])]:
-                trial = {**current, m: int(q)}
+        for mid in order(current):
+            for q in spots_for(current, mid):
+                trial = {**current, mid: int(q)}
                 if satisfies_all(c, scenario, trial, k):
-                    current = trial
-                    improved = True
+                    current, improved = trial, True
                     break
     return current
 
@@ -245,20 +255,15 @@ def improve_count(
 ) -> dict[str, int]:
     """Local search for one count (`flags` is c.contact or c.engaged): move a model whose spot
     is not flagged to a flagged spot it reaches (shortest move first), keeping every rule of
-    `satisfies_all`. A model in contact is also engaged, so neither count ever drops. Stops
-    when no single move helps."""
-    current = dict(placed)
-    improved = True
-    while improved:
-        improved = False
-        for mid in [m for m, p in current.items() if not flags[p]]:
-            lengths = c.reach[mid]
-            spots = np.flatnonzero(lengths <= roll - 1e-6)
-            spots = spots[[bool(flags[q]) for q in spots]]
-            for q in spots[np.argsort(lengths[spots])]:
-                trial = {**current, mid: int(q)}
-                if satisfies_all(c, scenario, trial, k):
-                    current = trial
-                    improved = True
-                    break
-    return current
+    `satisfies_all`. A model in contact is also engaged, so neither count ever drops."""
+
+    def flagged(current: dict[str, int], mid: str) -> np.ndarray:
+        lengths = c.reach[mid]
+        spots = np.flatnonzero(lengths <= roll - 1e-6)
+        spots = spots[[bool(flags[q]) for q in spots]]
+        return spots[np.argsort(lengths[spots])]
+
+    def unflagged(current: dict[str, int]) -> list[str]:
+        return [mid for mid, p in current.items() if not flags[p]]
+
+    return _local_search(c, scenario, placed, k, unflagged, flagged)
