@@ -10,17 +10,17 @@ from chargeopt.models import Status
 from chargeopt.solver import solve
 
 R32 = 32 / 25.4 / 2
-FLOOR = {"id": "floor-1", "kind": "floor", "path": [[20, 5], [30, 5], [30, 15], [20, 15]], "height": 3.0}
-
-
-def _on_floor(x: float, y: float, z: float = 3.0) -> dict[str, float]:
-    return {"x": x, "y": y, "z": z}
+FLOOR = {
+    "id": "floor-1",
+    "kind": "floor",
+    "path": [[20, 5], [30, 5], [30, 15], [20, 15]],
+    "height": 3.0,
+}
 
 
 def _floor_scenario(roll: int):
     s = make_scenario([(17.0, 10.0)], {"B": [(21.0 + 2 * R32, 10.0)]}, roll=roll, terrain=[FLOOR])
     data = s.model_dump(mode="json")
-    data["units"][1]["models"][0].update(_on_floor(21.0 + 2 * R32, 10.0))
     data["units"][1]["models"][0]["z"] = 3.0
     return type(s).model_validate(data)
 
@@ -52,7 +52,7 @@ def test_engagement_from_the_ground_below_a_floor() -> None:
     assert check_placement(s, result.placements, roll=4) == []
 
 
-WALL = {"id": "wall-1", "kind": "wall", "path": [[12, 6], [12, 14]], "thickness": 0.25, "height": 5.0}
+WALL = {"id": "wall-1", "kind": "wall", "path": [[12, 6], [12, 14]], "thickness": 0.25}
 
 
 def test_a_vehicle_goes_around_a_wall_that_infantry_walks_through() -> None:
