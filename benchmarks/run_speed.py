@@ -152,10 +152,17 @@ def baseline_cell(rep: LayoutReport) -> str:
     return f"none ({rep.baseline_note})"
 
 
-def solve_once(command: list[str], path: Path, time_limit: float, seed: int, work: Path) -> Run:
+def solve_once(
+    command: list[str],
+    path: Path,
+    time_limit: float,
+    seed: int,
+    work: Path,
+    extra: tuple[str, ...] = (),
+) -> Run:
     """Solve `path` in a fresh process, time it, and check its placement with `chargeopt check`."""
     args = [*command, "solve", str(path), "--json", "--time-limit", str(time_limit)]
-    args += ["--seed", str(seed)]
+    args += ["--seed", str(seed), *extra]
     hard_timeout = time_limit * HARD_TIMEOUT_FACTOR + HARD_TIMEOUT_GRACE_S
     start = time.perf_counter()
     try:
@@ -332,7 +339,9 @@ def run_all(paths: list[Path], args: argparse.Namespace) -> list[LayoutReport]:
             baseline, note = greedy_base_contact(path)
             rep = LayoutReport(str(path), name, size, baseline=baseline, baseline_note=note)
             for i in range(args.repeats):
-                run = solve_once(command, path, args.time_limit, args.seed, Path(tmp))
+                run = solve_once(
+                    command, path, args.time_limit, args.seed, Path(tmp), tuple(args.extra)
+                )
                 rep.runs.append(run)
                 print(
                     f"{path.name} run {i + 1}/{args.repeats}: {run.status}, "
@@ -357,6 +366,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("-n", "--repeats", type=int, default=3, help="runs per layout")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per solve")
     parser.add_argument("--seed", type=int, default=0, help="solver seed (same for every run)")
+    parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        help="an extra option for `chargeopt solve`, e.g. --extra=--no-roll-table (repeatable)",
+    )
     parser.add_argument("--report", type=Path, default=DEFAULT_REPORT, help="Markdown report")
     parser.add_argument("--json", type=Path, default=None, help="also write the raw runs here")
     args = parser.parse_args(argv)

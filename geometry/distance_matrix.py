@@ -56,3 +56,25 @@ def signed_round_gaps(
     for j, other in enumerate(others):
         out[:, j] = np.hypot(xs - other.x, ys - other.y) - radius_in - other.radius_in
     return out
+
+
+def pairs_within(xs: np.ndarray, ys: np.ndarray, distance: float) -> np.ndarray:
+    """Index pairs (i, j), i < j, of points at most `distance` apart (an STR-tree query)."""
+    points = shapely.points(xs, ys)
+    left, right = shapely.STRtree(points).query(points, predicate="dwithin", distance=distance)
+    keep = left < right
+    return np.column_stack((left[keep], right[keep])).astype(int)
+
+
+def points_near(
+    anchors: np.ndarray, xs: np.ndarray, ys: np.ndarray, radius: float
+) -> list[np.ndarray]:
+    """For each anchor (rows of x, y), the indices of the points within `radius` of it."""
+    points = shapely.points(xs, ys)
+    which, found = shapely.STRtree(points).query(
+        shapely.points(anchors[:, 0], anchors[:, 1]), predicate="dwithin", distance=radius
+    )
+    order = np.argsort(which, kind="stable")
+    which, found = which[order], found[order]
+    cuts = np.searchsorted(which, np.arange(len(anchors) + 1))
+    return [np.sort(found[cuts[a] : cuts[a + 1]]) for a in range(len(anchors))]

@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import shapely
 import shapely.affinity
-from scipy.spatial import cKDTree
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
-from chargeopt.geometry.distance_matrix import edge_distances, poses_polygons
+from chargeopt.geometry.distance_matrix import edge_distances, pairs_within, poses_polygons
 from chargeopt.geometry.paths import climb_in, obstacle_map
 from chargeopt.models import OvalBase, RoundBase, Scenario, TerrainKind, Unit
 
@@ -610,9 +609,7 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
         return np.empty((0, 2), int), np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
     limit = rules.coherency_range_in - MARGIN_IN
-    pairs = cKDTree(np.column_stack((c.x, c.y))).query_pairs(
-        limit + 2 * outer.max(), output_type="ndarray"
-    )
+    pairs = pairs_within(c.x, c.y, limit + 2 * outer.max())
     if len(pairs) == 0:
         return np.empty((0, 2), int), np.empty((0, 2), int)
     i, j = pairs[:, 0], pairs[:, 1]

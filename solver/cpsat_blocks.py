@@ -11,7 +11,10 @@ import networkx as nx
 import numpy as np
 from ortools.sat.python import cp_model
 
+from chargeopt.geometry.distance_matrix import points_near
+
 from .candidates import Candidates
+from .matching import FORBIDDEN, least_cost_pairs
 
 TIE_BREAK_SECONDS = 0.5
 """The least-movement tie break never takes longer than this (it orders equal answers only)."""
@@ -82,8 +85,6 @@ def assign_models(
     """Which model stands on each used candidate: models already fixed by x keep their
     positions; the rest take the remaining positions of their base by least total movement
     (with `partial`, fewer positions than models: the cheapest models take them)."""
-    from scipy.optimize import linear_sum_assignment
-
     out = dict(fixed)
     for b, mids in classes.items():
         free_models = [mid for mid in mids if mid not in fixed]
@@ -92,12 +93,11 @@ def assign_models(
         if not free_models:
             continue
         cost = np.array([[c.reach[mid][p] for p in free_pos] for mid in free_models])
-        cost = np.where(np.isfinite(cost), cost, 1e9)
+        cost = np.where(np.isfinite(cost), cost, FORBIDDEN)
         if not free_pos:
             continue
-        rows, cols = linear_sum_assignment(cost)
-        for r, k in zip(rows, cols, strict=True):
-            if cost[r, k] < 1e9 or not partial:
+        for r, k in least_cost_pairs(cost):
+            if cost[r, k] < FORBIDDEN or not partial:
                 out[free_models[r]] = free_pos[k]
     return out
 
@@ -118,8 +118,6 @@ def add_no_overlap(pm: PlacementModel, c: Candidates, anchor_step: float | None 
     step = anchor_step or rho * 0.6
     posted = 0
     covered = []
-    from scipy.spatial import cKDTree
-
     for z in np.unique(c.z[live]):
         level = live[np.abs(c.z[live] - z) < 0.01]
         if len(level) < 2:
@@ -129,9 +127,8 @@ def add_no_overlap(pm: PlacementModel, c: Candidates, anchor_step: float | None 
         gx = np.arange(lo[0], hi[0] + step, step)
         gy = np.arange(lo[1], hi[1] + step, step)
         anchors = np.array(np.meshgrid(gx, gy)).reshape(2, -1).T
-        tree = cKDTree(pts)
         seen: set[tuple[int, ...]] = set()
-        for members in tree.query_ball_point(anchors, rho):
+        for members in points_near(anchors, pts[:, 0], pts[:, 1], rho):
             if len(members) < 2:
                 continue
             key = tuple(sorted(int(level[k]) for k in members))

@@ -9,6 +9,7 @@ import numpy as np
 from chargeopt.models import Scenario
 
 from .candidates import Candidates
+from .matching import FORBIDDEN, least_cost_pairs
 
 
 class _Board:
@@ -173,8 +174,6 @@ def _chain(
     a spot engaging `target`, over free spots some free model can reach; None if too long."""
     from collections import deque
 
-    from scipy.optimize import linear_sum_assignment
-
     usable = (
         ~board.blocked & np.logical_or.reduce([c.reach[m] <= roll - 1e-6 for m in free_models])
         if free_models
@@ -206,11 +205,11 @@ def _chain(
     if len(path) > len(free_models):
         return None
     cost = np.array([[c.reach[m][p] for p in path] for m in free_models])
-    cost = np.where(np.isfinite(cost), cost, 1e9)
-    rows, cols = linear_sum_assignment(cost)
-    if any(cost[r, k] >= 1e9 for r, k in zip(rows, cols, strict=True)):
+    cost = np.where(np.isfinite(cost), cost, FORBIDDEN)
+    pairs = least_cost_pairs(cost)
+    if any(cost[r, k] >= FORBIDDEN for r, k in pairs):
         return None
-    return {free_models[r]: path[k] for r, k in zip(rows, cols, strict=True)}
+    return {free_models[r]: path[k] for r, k in pairs}
 
 
 def best_completion(
