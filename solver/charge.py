@@ -104,7 +104,7 @@ def _packing(c, scenario, roll, options, kind, least_movement):
             solver = second
     used = [p for p, v in pm.y.items() if solver.Value(v)]
     fixed = {mid: p for mid, xs in pm.x.items() for p, v in xs.items() if solver.Value(v)}
-    placed = assign_models(c, used, pm.classes, fixed, partial=True)
+    placed = assign_models(c, used, pm.classes, fixed, roll, partial=True)
     return ceiling, placed
 
 
@@ -227,6 +227,7 @@ def _solve_at(
         c,
         objectives,
         adjacency,
+        roll=roll,
         time_limit_s=max(0.05, deadline - time.perf_counter()),
         seed=options.seed,
         workers=options.workers,
@@ -392,7 +393,10 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     status, proof = _status(final, scenario, battlefield, roll if roll is not None else dice_max)
     if final.assignment:
         final_roll = roll if roll is not None else dice_max
-        poses = polish(scenario, battlefield, poses_of(c, final.assignment), final_roll)
+        spots = assign_models(
+            c, list(final.assignment.values()), _classes(c, scenario), {}, final_roll
+        )
+        poses = polish(scenario, battlefield, poses_of(c, spots), final_roll)
         placements = _placements(scenario, battlefield, poses)
     else:
         placements = _stay(scenario)

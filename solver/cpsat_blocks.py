@@ -79,12 +79,14 @@ def assign_models(
     used: list[int],
     classes: dict[int, list[str]],
     fixed: dict[str, int],
+    roll: float,
     *,
     partial: bool = False,
 ) -> dict[str, int]:
     """Which model stands on each used candidate: models already fixed by x keep their
-    positions; the rest take the remaining positions of their base by least total movement
-    (with `partial`, fewer positions than models: the cheapest models take them)."""
+    positions; the rest take the remaining positions of their base by least total movement,
+    never one they cannot reach within `roll` (with `partial`, fewer positions than models:
+    the cheapest models take them)."""
     out = dict(fixed)
     for b, mids in classes.items():
         free_models = [mid for mid in mids if mid not in fixed]
@@ -93,7 +95,7 @@ def assign_models(
         if not free_models:
             continue
         cost = np.array([[c.reach[mid][p] for p in free_pos] for mid in free_models])
-        cost = np.where(np.isfinite(cost), cost, FORBIDDEN)
+        cost = np.where(np.isfinite(cost) & (cost <= roll - 1e-6), cost, FORBIDDEN)
         if not free_pos:
             continue
         for r, k in least_cost_pairs(cost):
@@ -360,6 +362,7 @@ def solve_ordered(
     objectives: list[Objective],
     adjacency: dict[int, list[int]],
     *,
+    roll: float,
     time_limit_s: float,
     seed: int,
     workers: int,
@@ -432,7 +435,7 @@ def solve_ordered(
                 )
             return SolveState(best, stages, "FEASIBLE" if best else "UNKNOWN", runner.cuts)
         fixed = {mid: p for mid, xs in pm.x.items() for p, v in xs.items() if solver.Value(v)}
-        best = assign_models(c, used, pm.classes, fixed)
+        best = assign_models(c, used, pm.classes, fixed, roll)
         stages.append(StageOutcome(obj.name, value, bound, status, time.perf_counter() - t0))
         if status != "OPTIMAL" and not obj.tie_break:
             return SolveState(best, stages, "FEASIBLE", runner.cuts)

@@ -1,48 +1,152 @@
-"""A short human summary of a result: status, roll, contacts, who touches whom, time."""
+"""A short human summary of a result: status, roll and chances, contacts, who touches whom, time.
+
+The same phrases head the SVG caption, so the picture and the text say the same thing.
+"""
 
 from __future__ import annotations
 
-from chargeopt.models import Result
+import re
+
+from chargeopt.models import ChargeoptError, Placement, Result, Status, resolve_ruleset
+
+from .dice import chance_at_least
+
+STATUS_NOTE = {
+    Status.OPTIMAL: "proven best over the solver's candidate positions",
+    Status.FEASIBLE: "legal, but time ran out before it was proven best",
+}
+DEFAULT_CHARGE_DICE = 2
+
+
+def count(value: float | int | None) -> str:
+    """A count as a whole number ("3", never "3.0"); "?" when it is missing."""
+    if value is None:
+        return "?"
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:g}"
+
+
+def charge_dice(result: Result) -> int:
+    """How many D6 the result's ruleset rolls for a charge (2 when it cannot be told)."""
+    try:
+        if result.ruleset:
+            return resolve_ruleset(result.ruleset).charge_dice
+    except ChargeoptError:
+        pass
+    return DEFAULT_CHARGE_DICE
+
+
+def headline(result: Result) -> str:
+    """`OPTIMAL: A charges B with a roll of 7 (...)`: the status and what was solved."""
+    status = result.status
+    action = result.action
+    if action is None:
+        return status.value.upper()
+    into = f" {', '.join(action.targets)}" if action.targets else ""
+    roll = f" with a roll of {action.roll}" if action.roll is not None else ""
+    if action.kind != "charge":
+        what = f"{action.kind} by {action.unit}{roll}"
+    elif status == Status.INFEASIBLE:
+        what = f"{action.unit} cannot charge{into}{roll}"
+    else:
+        what = f"{action.unit} charges{into}{roll}"
+    if status == Status.UNKNOWN:
+        return f"UNKNOWN: {what}? No answer within the time limit"
+    note = STATUS_NOTE.get(status)
+    return f"{status.value.upper()}: {what}" + (f" ({note})" if note else "")
+
+
+def minimum_roll_line(result: Result) -> str | None:
+    """`Minimum roll 5: 83.3% on 2D6, 97.2% with a re-roll`, or why there is none."""
+    dice = f"{charge_dice(result)}D6"
+    if result.min_roll is None:
+        if result.action is None or result.action.kind != "charge":
+            return None
+        return f"Minimum roll: none found up to {6 * charge_dice(result)}"
+    chance = result.success_probability or 0.0
+    reroll = result.success_probability_reroll or 0.0
+    return f"Minimum roll {result.min_roll}: {chance:.1%} on {dice}, {reroll:.1%} with a re-roll"
+
+
+def outcome_lines(result: Result) -> list[str]:
+    """Base contact and engagement achieved, each against the most the solver proved possible."""
+    if not result.objective:
+        return []
+    n = len(result.placements)
+    obj, bound = result.objective, result.bound
+
+    def term(key: str, what: str) -> str:
+        limit = f" (most possible: {count(bound[key])})" if key in bound else ""
+        return f"{what}: {count(obj.get(key, 0))} of {n} models{limit}"
+
+    moved = f', {obj["movement_in"]:.2f}" moved in all' if "movement_in" in obj else ""
+    return [term("base_contact", "Base contact"), term("engaged", "Engagement range") + moved]
+
+
+def first_sentence(text: str) -> str:
+    """The proof's first sentence (up to a full stop followed by a space, or all of it)."""
+    return re.split(r"(?<=\.)\s+", text.strip(), maxsplit=1)[0]
+
+
+def roll_table(result: Result) -> list[str]:
+    """Three aligned rows: roll, the chance of rolling at least it, and base contact it buys."""
+    if not result.rolls:
+        return []
+    dice = charge_dice(result)
+    cells = [
+        (
+            str(r["roll"]),
+            f"{float(chance_at_least(int(r['roll']), dice)):.0%}",
+            count(r["base_contact"]) + ("" if r.get("proven", True) else "?"),
+        )
+        for r in result.rolls
+    ]
+    width = max(len(c) for row in cells for c in row) + 1
+    heads = ("roll", f"{dice}D6 chance", "base contact")
+    pad = max(len(h) for h in heads)
+    lines = [
+        f"  {head:<{pad}}" + "".join(f"{row[i]:>{width}}" for row in cells)
+        for i, head in enumerate(heads)
+    ]
+    if any(not r.get("proven", True) for r in result.rolls):
+        lines.append("  (?: best found before time ran out, not proven)")
+    return lines
+
+
+def model_line(p: Placement) -> str:
+    """`A1 moves 5.90" to (15.88, 14.44): base contact with B1`."""
+    where = f"({p.x:.2f}, {p.y:.2f}" + (f", z {p.z:g}" if p.z else "") + ")"
+    facing = f" facing {p.facing:.0f}°" if p.facing is not None else ""
+    if p.contact:
+        role = f"base contact with {', '.join(p.contact)}"
+    elif p.engaged:
+        role = f"engagement range of {', '.join(p.engaged)}"
+    else:
+        role = "not engaged (keeps the unit in coherency)"
+    return f'  {p.model} moves {p.moved or 0:.2f}" to {where}{facing}: {role}'
 
 
 def summarise_result(result: Result) -> str:
     """A few lines a player can read at the table."""
-    action = result.action
-    lines = []
-    head = f"{result.status.value.upper()}"
-    if action is not None:
-        head += f": {action.kind} by {action.unit}"
-        if action.targets:
-            head += f" into {', '.join(action.targets)}"
-        if action.roll is not None:
-            head += f" with a roll of {action.roll}"
-    lines.append(head)
-    if result.min_roll is not None:
-        pr = result.success_probability or 0.0
-        rr = result.success_probability_reroll or 0.0
-        lines.append(f"minimum roll {result.min_roll}: {pr:.1%} on 2D6, {rr:.1%} with a re-roll")
-    if result.rolls:
-        table = ", ".join(f"{r['roll']}:{r['base_contact']}" for r in result.rolls)
-        lines.append(f"base contacts by roll: {table}")
-    if result.objective:
-        n = len(result.placements)
-        obj, bound = result.objective, result.bound
-        lines.append(
-            f"{obj.get('base_contact', 0):g} of {n} models in base contact (bound "
-            f"{bound.get('base_contact', '?')}), {obj.get('engaged', 0):g} in engagement range, "
-            f'{obj.get("movement_in", 0):.2f}" moved in all'
-        )
-    for p in result.placements:
-        touch = f" touching {', '.join(p.contact)}" if p.contact else ""
-        eng = f" engaging {', '.join(p.engaged)}" if p.engaged and not p.contact else ""
-        lines.append(f'  {p.model}: ({p.x:.2f}, {p.y:.2f}) moved {p.moved or 0:.2f}"{touch}{eng}')
+    solved = result.status in (Status.OPTIMAL, Status.FEASIBLE) or bool(result.violations)
+    lines = [headline(result)]
     if result.proof:
-        lines.append(f"proof: {result.proof}")
-    for v in result.violations:
-        lines.append(f"VIOLATION {v.kind}: {v.message}")
+        lines.append(f"Proof: {result.proof}")
+    basis = str(result.stats.get("min_roll_basis", ""))
+    minimum = minimum_roll_line(result)
+    if minimum:
+        lines.append(minimum)
+        if basis and (result.min_roll is None or "ran out of time" in basis):
+            lines.append("  " + "; ".join(p for p in basis.split("; ") if p != "none between"))
+    lines += roll_table(result)
+    lines += outcome_lines(result)
+    if solved:
+        lines += [model_line(p) for p in result.placements]
+    if result.violations:
+        lines.append(f"The independent checker found {len(result.violations)} violation(s):")
+        lines += [f"  - [{v.kind}] {v.message}" for v in result.violations]
     if result.stats.get("reason"):
         lines.append(str(result.stats["reason"]))
     if "seconds" in result.stats:
-        seconds, count = result.stats["seconds"], result.stats.get("candidates", 0)
-        lines.append(f"solved in {seconds:.2f} s over {count} candidates")
+        seconds, candidates = result.stats["seconds"], result.stats.get("candidates", 0)
+        lines.append(f"Solved in {seconds:.2f} s over {candidates} candidate positions")
     return "\n".join(lines)

@@ -131,3 +131,15 @@ def test_same_input_same_output() -> None:
         [(10.0, 10.0), (11.5, 10.0), (10.0, 11.5)], {"B": [(17.0, 10.5), (17.0, 12.0)]}, roll=8
     )
     assert solve(s).placements == solve(s).placements
+
+
+def test_models_take_the_spots_nearest_them() -> None:
+    """Two models facing two targets: each touches the one straight ahead (4.74" each), the
+    least total movement; swapping would cross the moves and cost more."""
+    s = make_scenario([(10.0, 10.0), (10.0, 13.0)], {"B": [(16.0, 10.0), (16.0, 13.0)]}, roll=7)
+    result = solve(s)
+    by_model = {p.model: p for p in result.placements}
+    assert by_model["A1"].contact == ("B1",)
+    assert by_model["A2"].contact == ("B2",)
+    assert by_model["A1"].moved == pytest.approx(6.0 - 4 * R32 + 2 * R32, abs=0.01)
+    assert by_model["A2"].moved == pytest.approx(6.0 - 2 * R32, abs=0.01)
