@@ -390,7 +390,8 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     table: list[dict[str, object]] = []
     if options.roll_table and min_roll is not None:
         table, _ = _sweep(c, scenario, options, range(min_roll, dice_max + 1), deadline, first)
-    status, proof = _status(final, scenario, battlefield, roll if roll is not None else dice_max)
+    proof_roll = max(dice_max, roll or 0) if min_roll is None else (roll or dice_max)
+    status, proof = _status(final, scenario, battlefield, proof_roll)
     if final.assignment:
         final_roll = roll if roll is not None else dice_max
         spots = assign_models(
