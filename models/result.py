@@ -69,8 +69,8 @@ class Result(_Doc):
     success_probability: float | None = Field(default=None, ge=0, le=1)
     success_probability_reroll: float | None = Field(default=None, ge=0, le=1)
     rolls: tuple[dict[str, Any], ...] = ()
-    objective: dict[str, float] = Field(default_factory=dict)
-    bound: dict[str, float] = Field(default_factory=dict)
+    objective: dict[str, int | float] = Field(default_factory=dict)
+    bound: dict[str, int | float] = Field(default_factory=dict)
     placements: tuple[Placement, ...] = ()
     proof: str | None = None
     violations: tuple[Violation, ...] = ()
