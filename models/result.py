@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .scenario import Action
+
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 
 
@@ -30,6 +32,11 @@ class ResultAction(_Doc):
     unit: str
     targets: tuple[str, ...] = ()
     roll: int | None = Field(default=None, ge=0, le=36)
+
+    @classmethod
+    def of(cls, action: Action, roll: int | None) -> ResultAction:
+        """The scenario's action as solved with `roll`."""
+        return cls(kind=action.kind.value, unit=action.unit, targets=action.targets, roll=roll)
 
 
 class Placement(_Doc):

@@ -76,12 +76,7 @@ def solve_greedy(
     result = Result(
         scenario=scenario.name,
         ruleset=scenario.ruleset,
-        action=ResultAction(
-            kind=scenario.action.kind.value,
-            unit=scenario.action.unit,
-            targets=scenario.action.targets,
-            roll=roll,
-        ),
+        action=ResultAction.of(scenario.action, roll),
         status=Status.UNKNOWN if reason else Status.FEASIBLE,
         objective=objective,
         bound={},

@@ -405,12 +405,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     return Result(
         scenario=scenario.name,
         ruleset=scenario.ruleset,
-        action=ResultAction(
-            kind=scenario.action.kind.value,
-            unit=scenario.action.unit,
-            targets=scenario.action.targets,
-            roll=roll,
-        ),
+        action=ResultAction.of(scenario.action, roll),
         status=status,
         min_roll=min_roll,
         success_probability=_prob(chance_at_least, min_roll, rules.charge_dice),
