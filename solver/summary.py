@@ -49,6 +49,8 @@ def headline(result: Result) -> str:
         what = f"{action.unit} cannot charge{into}{roll}"
     else:
         what = f"{action.unit} charges{into}{roll}"
+    if status == Status.UNKNOWN and result.violations:
+        return f"UNKNOWN: {what}? The independent checker rejected the solver's placement"
     if status == Status.UNKNOWN:
         return f"UNKNOWN: {what}? No answer within the time limit"
     note = STATUS_NOTE.get(status)
@@ -61,7 +63,10 @@ def minimum_roll_line(result: Result) -> str | None:
     if result.min_roll is None:
         if result.action is None or result.action.kind != "charge":
             return None
-        return f"Minimum roll: none found up to {6 * charge_dice(result)}"
+        top = 6 * charge_dice(result)
+        if result.status == Status.INFEASIBLE and result.proof:
+            return f"Minimum roll: none; no roll up to {top} makes this charge"
+        return f"Minimum roll: none found up to {top}"
     chance = result.success_probability or 0.0
     reroll = result.success_probability_reroll or 0.0
     return f"Minimum roll {result.min_roll}: {chance:.1%} on {dice}, {reroll:.1%} with a re-roll"
@@ -135,7 +140,8 @@ def summarise_result(result: Result) -> str:
     minimum = minimum_roll_line(result)
     if minimum:
         lines.append(minimum)
-        if basis and (result.min_roll is None or "ran out of time" in basis):
+        proven = result.status == Status.INFEASIBLE and result.proof
+        if basis and not proven and (result.min_roll is None or "ran out of time" in basis):
             lines.append("  " + "; ".join(p for p in basis.split("; ") if p != "none between"))
     lines += roll_table(result)
     lines += outcome_lines(result)

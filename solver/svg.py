@@ -2,9 +2,11 @@
 
 The board with a 1" grid, terrain (walls dark), both sides' bases (attacker blue, defender red),
 the acting unit's start positions faded with dashed arrows to where they end, base contacts
-ringed yellow and models only in engagement range ringed green; under the board a caption
-(status, roll, contacts, or the proof) and a legend with a scale bar. Plain SVG text, no
-dependencies beyond the geometry the solver already uses.
+ringed yellow and models only in engagement range ringed green. When the move fills a small
+part of the board, a magnified close-up of it stands beside the board. Under both, a caption
+(status, roll, contacts, or the proof) and a legend with a scale bar. For a charge proven
+impossible, the ground its bases could reach with the roll the proof uses is shaded. Plain SVG
+text, no dependencies beyond the geometry the solver already uses.
 """
 
 from __future__ import annotations
@@ -13,19 +15,18 @@ import math
 from xml.sax.saxutils import escape
 
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.models import Placement, Result, Scenario, Status, TerrainKind
 
-from .summary import first_sentence, headline, minimum_roll_line, outcome_lines
+from .summary import charge_dice, first_sentence, headline, minimum_roll_line, outcome_lines
 
 SCALE = 20.0
 """Pixels per inch."""
 MARGIN = 26.0
 """Room around the board for the inch labels, in pixels."""
-FONT_PX = 12.0
 CHAR_PX = 6.3
 """Rough width of one caption character, for wrapping lines."""
 LINE_PX = 17.0
@@ -191,16 +192,21 @@ def _models(scenario: Scenario, placed: dict[str, Placement]) -> list[str]:
 
 
 def _move_line(start: Footprint, end: Footprint, tooltip: str) -> str:
-    """A dashed arrow from the start centre to the edge of the end base (empty if too short)."""
-    dx, dy = end.x - start.x, end.y - start.y
-    length = math.hypot(dx, dy)
-    stop = end.radius_in if end.is_round else end.base.inradius_in
-    if length <= stop + 0.05:
+    """A dashed arrow from the edge of the start base to the edge of the end base, so the
+    labels stay clear (empty when the bases are too close for one)."""
+    between = LineString([(start.x, start.y), (end.x, end.y)]) - start.polygon - end.polygon
+    pieces = [g for g in getattr(between, "geoms", [between]) if not g.is_empty]
+    if not pieces:
         return ""
-    tip_x, tip_y = end.x - dx / length * stop, end.y - dy / length * stop
+    piece = max(pieces, key=lambda g: g.length)
+    if piece.length < 0.05:
+        return ""
+    (x1, y1), (x2, y2) = piece.coords[0], piece.coords[-1]
+    if math.hypot(x1 - start.x, y1 - start.y) > math.hypot(x2 - start.x, y2 - start.y):
+        (x1, y1), (x2, y2) = (x2, y2), (x1, y1)
     return (
-        f'<line class="move" x1="{_px(start.x)}" y1="{_px(start.y)}" x2="{_px(tip_x)}" '
-        f'y2="{_px(tip_y)}" marker-end="url(#arrow)"><title>{escape(tooltip)}</title></line>'
+        f'<line class="move" x1="{_px(x1)}" y1="{_px(y1)}" x2="{_px(x2)}" y2="{_px(y2)}" '
+        f'marker-end="url(#arrow)"><title>{escape(tooltip)}</title></line>'
     )
 
 
@@ -256,13 +262,12 @@ def _legend_items(
         items.append((disk.format("attacker"), 16, "attacker"))
     if reach_roll is not None:
         swatch = '<rect class="reach" x="1" y="3" width="14" height="10"/>'
-        items.append((swatch, 16, f'{reach_roll}" in a straight line'))
+        items.append((swatch, 16, f'reach of a {reach_roll}" move'))
     items.append((disk.format("defender"), 16, "defender"))
-    if placed:
-        items += [
-            (disk.format("attacker contact"), 16, "base contact"),
-            (disk.format("attacker engaged"), 16, "engagement range only"),
-        ]
+    if any(p.contact for p in placed.values()):
+        items.append((disk.format("attacker contact"), 16, "base contact"))
+    if any(p.engaged and not p.contact for p in placed.values()):
+        items.append((disk.format("attacker engaged"), 16, "engagement range only"))
     for kind in dict.fromkeys(t.kind for t in scenario.terrain):
         css, what = TERRAIN_CLASS[kind]
         items.append((f'<rect class="{css}" x="1" y="3" width="14" height="10"/>', 16, what))
@@ -355,15 +360,21 @@ def _close_up_panel(focus: tuple[float, ...], zoom: float, left_px: float) -> li
     ]
 
 
-def _reach(scenario: Scenario, result: Result | None) -> list[str]:
-    """For a charge with no answer, the ground its bases could cover with straight moves of
-    the roll: a picture of why the targets are out of reach."""
+def reach_roll(result: Result | None) -> int | None:
+    """The roll whose reach explains an impossible charge: the largest roll of the dice when
+    no roll works (the proof then holds for it), else the roll that was solved."""
     if result is None or result.action is None or result.action.roll is None:
-        return []
+        return None
     if result.status != Status.INFEASIBLE or result.action.kind != "charge":
-        return []
+        return None
+    if result.min_roll is None:
+        return max(result.action.roll, 6 * charge_dice(result))
+    return result.action.roll
+
+
+def _reach(scenario: Scenario, roll: int) -> list[str]:
+    """The ground the acting unit's bases could cover with straight moves of `roll`."""
     unit = scenario.acting_unit
-    roll = result.action.roll
     area = shapely.union_all(
         [
             Point(m.x, m.y).buffer(roll + unit.base_of(m).circumradius_in, quad_segs=32)
@@ -387,7 +398,8 @@ def render_svg(scenario: Scenario, result: Result | None = None) -> str:
     panel_w = close_up[1] + 2 * MARGIN if close_up else 0.0
     width = max(board_w + 2 * MARGIN + panel_w, MIN_WIDTH_PX)
     text_w = width - 2 * MARGIN
-    reach = _reach(scenario, result)
+    shown_roll = reach_roll(result)
+    reach = _reach(scenario, shown_roll) if shown_roll is not None else []
 
     caption = [f'<text class="title" x="0" y="0">{escape(scenario.name or "chargeopt")}</text>']
     y = LINE_PX + 2
@@ -395,8 +407,7 @@ def render_svg(scenario: Scenario, result: Result | None = None) -> str:
         for piece in _wrap(line, text_w):
             caption.append(f'<text class="caption" x="0" y="{y:.1f}">{escape(piece)}</text>')
             y += LINE_PX
-    reach_roll = result.action.roll if reach and result and result.action else None
-    legend, legend_h = _legend(_legend_items(scenario, placed, reach_roll), y, text_w)
+    legend, legend_h = _legend(_legend_items(scenario, placed, shown_roll), y, text_w)
     height = board_h + 2 * MARGIN + 14 + y + legend_h
 
     table = [
