@@ -50,7 +50,9 @@ class Placement(_Doc):
     moved: Finite | None = None
     contact: tuple[str, ...] = ()
     engaged: tuple[str, ...] = ()
+    fights: tuple[str, ...] = ()
     token: bool = False
+    wall: str | None = None
 
 
 class Violation(_Doc):

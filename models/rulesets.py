@@ -44,6 +44,7 @@ class RuleSet:
     charge_dice: int = 2
     pile_in_in: float = 3.0
     consolidate_in: float = 3.0
+    objective_range_in: float = 3.0
     heroic_intervention_in: float | None = None
     fight_support_range_in: float | None = None
     crosses_friendly_bases: bool = True

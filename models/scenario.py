@@ -90,6 +90,18 @@ class GameModel(_Frozen):
     z: Finite = Field(default=0.0, ge=0)
     facing: Finite = 0.0
     base: BaseInput | None = None
+    token: bool = False
+    token_wall: str | None = Field(default=None, min_length=1)
+
+
+class ObjectiveMarker(_Frozen):
+    """An objective marker on the board (10th-edition consolidation may move toward one)."""
+
+    id: str = Field(min_length=1)
+    x: Finite
+    y: Finite
+    z: Finite = Field(default=0.0, ge=0)
+    diameter_mm: Finite = Field(default=40.0, gt=0, le=200)
 
 
 class Unit(_Frozen):
@@ -135,6 +147,7 @@ class Action(_Frozen):
     unit: str = Field(min_length=1)
     targets: tuple[str, ...] = ()
     roll: int | None = Field(default=None, ge=0, le=36)
+    charged: bool = False
 
     @field_validator("roll", mode="before")
     @classmethod
@@ -161,6 +174,7 @@ class Scenario(_Frozen):
     board: Board
     terrain: tuple[Terrain, ...] = ()
     units: tuple[Unit, ...] = Field(min_length=1)
+    objectives: tuple[ObjectiveMarker, ...] = ()
     action: Action
 
     @field_validator("ruleset", mode="before", json_schema_input_type=str | RulesetList)
@@ -176,6 +190,7 @@ class Scenario(_Frozen):
             raise KeyPathError("ruleset", str(exc)) from None
         _unique("terrain", [t.id for t in self.terrain], "terrain id")
         _unique("units", [u.id for u in self.units], "unit id")
+        _unique("objectives", [o.id for o in self.objectives], "objective id")
         seen: dict[str, str] = {}
         for ui, unit in enumerate(self.units):
             for mi, model in enumerate(unit.models):
