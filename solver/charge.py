@@ -13,6 +13,7 @@ from chargeopt.geometry import Battlefield, Footprint, edge_distance
 from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenario, Status
 
 from . import candidates as cand
+from .contact_bound import contact_capacity_ceiling
 from .cpsat_blocks import (
     MOVE_SCALE,
     Objective,
@@ -31,6 +32,7 @@ from .greedy import (
     best_completion,
     complete,
     greedy_assignment,
+    greedy_packing,
     improve_count,
     satisfies_all,
     shorten_moves,
@@ -81,7 +83,14 @@ def packing_ceiling(
 def _packing(c, scenario, roll, options, kind, least_movement):
     flags = c.contact if kind == "contact" else c.engaged
     spots = np.array([bool(f) for f in flags])
-    pm = assignment(c, roll, _classes(c, scenario), every_model=False, allowed=spots)
+    pm = assignment(
+        c,
+        roll,
+        _classes(c, scenario),
+        every_model=False,
+        allowed=spots,
+        symmetric=options.symmetry_classes,
+    )
     if pm is None or not pm.y:
         return 0, {}
     add_no_overlap(pm, c)
@@ -118,8 +127,8 @@ def _packing_solver(options: SolveOptions, seconds: float) -> cp_model.CpSolver:
     return solver
 
 
-def _build(c: cand.Candidates, scenario: Scenario, roll: int):
-    pm = assignment(c, roll, _classes(c, scenario))
+def _build(c: cand.Candidates, scenario: Scenario, roll: int, symmetric: bool = True):
+    pm = assignment(c, roll, _classes(c, scenario), symmetric=symmetric)
     if pm is None:
         return None, {}
     rules = scenario.rules
@@ -150,6 +159,23 @@ def _objectives(pm, c: cand.Candidates):
     return contact, engaged, movement
 
 
+def contact_model(scenario: Scenario, roll: int, options: SolveOptions):
+    """The charge's first objective stage at `roll`, for another solver (benchmarks): the
+    candidates, the CP-SAT model with every rule but connectivity (callers add it by cuts,
+    `cpsat_blocks.add_connectivity_cuts`), its coherency adjacency and the base-contact
+    expression to maximise. The model is None when the charge is infeasible on its face."""
+    c = cand.generate(scenario, Battlefield.from_scenario(scenario), roll, options)
+    pm, adjacency = _build(c, scenario, roll, options.symmetry_classes)
+    return c, pm, adjacency, None if pm is None else _objectives(pm, c)[0]
+
+
+def placements_of(
+    scenario: Scenario, c: cand.Candidates, placed: dict[str, int]
+) -> tuple[Placement, ...]:
+    """The placements of a discrete answer (model -> candidate) as they stand, unpolished."""
+    return _placements(scenario, Battlefield.from_scenario(scenario), poses_of(c, placed))
+
+
 def _solve_at(
     c,
     scenario,
@@ -171,15 +197,19 @@ def _solve_at(
     starts = [previous] if previous else []
     if options.use_hint:
         starts += [complete(c, scenario, roll, {}, k), greedy_assignment(c, scenario, roll)]
+        packed = greedy_packing(c, scenario, roll)
+        starts.append(best_completion(c, scenario, roll, packed, k))
     incumbent = _best_legal(c, scenario, starts, k)
+    quick = n if feasibility else contact_capacity_ceiling(c, scenario, roll)
     if feasibility:
         ceiling = 0
-    elif incumbent is not None and incumbent[1]["base_contact"] >= n:
-        ceiling = n
+    elif incumbent is not None and incumbent[1]["base_contact"] >= quick:
+        ceiling = quick
     else:
         ceiling, packed = packing_ceiling(
             c, scenario, roll, options, "contact", least_movement=full
         )
+        ceiling = quick if ceiling is None else min(ceiling, quick)
         if options.use_hint:
             starts.append(best_completion(c, scenario, roll, packed, k))
             incumbent = _best_legal(c, scenario, starts, k)
@@ -207,7 +237,7 @@ def _solve_at(
                 ),
             ]
             return SolveState(placed, settled, "OPTIMAL")
-    pm, adjacency = _build(c, scenario, roll)
+    pm, adjacency = _build(c, scenario, roll, options.symmetry_classes)
     if pm is None:
         return SolveState(None, [], "INFEASIBLE")
     contact, engaged, movement = _objectives(pm, c)
@@ -350,7 +380,8 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     rules = scenario.rules
     dice_max = 6 * rules.charge_dice
     given = options.roll if options.roll is not None else scenario.action.roll
-    c = cand.generate(scenario, battlefield, max(dice_max, given or 0), options)
+    reach_in = given if given is not None and not options.roll_table else dice_max
+    c = cand.generate(scenario, battlefield, max(reach_in, given or 0), options)
     lower = max(rules.charge_dice, roll_lower_bound(scenario))
 
     def remaining(share: float) -> float:
@@ -363,6 +394,8 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
         )
         found = final.assignment is not None
         last = given if found else dice_max
+        if not found and reach_in < dice_max:
+            c = cand.generate(scenario, battlefield, dice_max, options)
         min_roll, first, settled = _first_feasible(
             c, scenario, options, range(lower, last + 1), remaining(0.5 if table_share else 1.0)
         )

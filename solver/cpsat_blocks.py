@@ -45,10 +45,12 @@ def assignment(
     *,
     every_model: bool = True,
     allowed: np.ndarray | None = None,
+    symmetric: bool = True,
 ) -> PlacementModel | None:
     """Every model (or, with every_model=False, any number of them) on one candidate it can
     reach within `roll`, at most one model per candidate; `allowed` masks the candidates.
-    None if some model has nowhere to go."""
+    With symmetric=False every model gets its own x[m][p] everywhere (the ablation without
+    symmetry classes). None if some model has nowhere to go."""
     m = cp_model.CpModel()
     x: dict[str, dict[int, cp_model.IntVar]] = {}
     y: dict[int, cp_model.IntVar] = {}
@@ -59,7 +61,7 @@ def assignment(
         }
         if every_model and any(not v.any() for v in ok.values()):
             return None
-        everyone = np.logical_and.reduce(list(ok.values()))
+        everyone = np.logical_and.reduce(list(ok.values())) & symmetric
         someone = np.logical_or.reduce(list(ok.values()))
         for p in np.flatnonzero(someone):
             y[int(p)] = m.NewBoolVar(f"y[{p}]")
@@ -156,7 +158,9 @@ def _ring_arcs(
     pm: PlacementModel, c: Candidates, live: np.ndarray, covered: list[np.ndarray]
 ) -> int:
     """AtMostOne over each maximal arc of a ring whose points pairwise overlap: the cliques
-    that make the LP bound on models around a base tight (floor(2 pi / arc))."""
+    that make the LP bound on models around a base tight (floor(2 pi / arc)). Every new
+    point is tested against the whole arc: where blocked spots leave a gap in the ring,
+    wrapping around would otherwise join points on opposite sides of the gap."""
     n = len(c)
     posted = 0
     on_ring = live[c.ring[live] >= 0]
@@ -171,13 +175,17 @@ def _ring_arcs(
         for i in range(k):
             end = i
             while end + 1 < i + k:
-                j = members[(end + 1) % k]
-                gap = (
-                    np.hypot(c.x[members[i]] - c.x[j], c.y[members[i]] - c.y[j])
-                    - radii[i]
-                    - radii[(end + 1) % k]
+                nxt = (end + 1) % k
+                inside = [m % k for m in range(i, end + 1)]
+                gaps = (
+                    np.hypot(
+                        c.x[members[inside]] - c.x[members[nxt]],
+                        c.y[members[inside]] - c.y[members[nxt]],
+                    )
+                    - radii[inside]
+                    - radii[nxt]
                 )
-                if gap >= 0.0:
+                if (gaps >= 0.0).any():
                     break
                 end += 1
             if end == i or end <= last_end:
@@ -256,19 +264,62 @@ def add_layer_separators(
     return max(0, hops - 1)
 
 
+def add_gapless_layers(
+    pm: PlacementModel,
+    adjacency: dict[int, list[int]],
+    sources: Sequence[int],
+    sources_used: bool = False,
+) -> int:
+    """Connectivity as a family of separators: layer the coherency graph by hops from
+    `sources`; if a connected unit holds a position nearer than layer t and one beyond it,
+    it holds one in layer t. So the used positions' layers form a gapless interval, and a
+    position no path joins to the sources stays empty while a source is used. With
+    `sources_used` (some source is used in every solution) only the far side is needed.
+    Encoded with one literal per layer and side, implied along chains. Returns the number
+    of separator clauses."""
+    dist = bfs_layers(adjacency, sources)
+    if not dist:
+        return 0
+    depth = max(dist.values())
+    layers: list[list[int]] = [[] for _ in range(depth + 1)]
+    for p, d in dist.items():
+        layers[d].append(p)
+    model = pm.model
+    beyond = [model.NewBoolVar(f"beyond{t}") for t in range(depth + 1)]
+    for t in range(depth):
+        model.AddImplication(beyond[t + 1], beyond[t])
+        for p in layers[t + 1]:
+            model.AddImplication(pm.y[p], beyond[t])
+    model.Add(beyond[depth] == 0)
+    outside = [p for p in pm.y if p not in dist]
+    if sources_used:
+        near = [model.NewConstant(1)] * (depth + 2)
+        for p in outside:
+            model.Add(pm.y[p] == 0)
+    else:
+        near = [model.NewConstant(0)]
+        for t in range(1, depth + 2):
+            near.append(model.NewBoolVar(f"near{t}"))
+            model.AddImplication(near[t - 1], near[t])
+            for p in layers[t - 1]:
+                model.AddImplication(pm.y[p], near[t])
+        for p in outside:
+            model.AddImplication(near[depth + 1], pm.y[p].Not())
+    posted = 0
+    for t in range(1, depth):
+        model.AddBoolOr([*(pm.y[p] for p in layers[t]), near[t].Not(), beyond[t].Not()])
+        posted += 1
+    return posted
+
+
 def add_connectivity_cuts(
     pm: PlacementModel, groups: list[set[int]], adjacency: dict[int, list[int]]
 ) -> int:
-    """Cut off a split answer: for the closest pair of positions in two different groups, if
-    both are used then every BFS layer between them holds a used position."""
+    """Cut off a split answer: the used positions' hop layers from each group but the
+    largest must be gapless (see `add_gapless_layers`); the split answer has a gap."""
     posted = 0
-    for i, group in enumerate(groups):
-        others = set().union(*(g for j, g in enumerate(groups) if j != i))
-        dist = bfs_layers(adjacency, list(group))
-        b = min(others, key=lambda q: dist.get(q, 10**9))
-        a_dist = bfs_layers(adjacency, [b])
-        a = min(group, key=lambda q: a_dist.get(q, 10**9))
-        posted += max(1, add_layer_separators(pm, adjacency, [a], [b], [pm.y[a], pm.y[b]]))
+    for group in sorted(groups, key=len)[:-1]:
+        posted += max(1, add_gapless_layers(pm, adjacency, sorted(group)))
     return posted
 
 

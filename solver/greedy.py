@@ -107,27 +107,53 @@ def satisfies_all(c: Candidates, scenario: Scenario, placed: dict[str, int], k: 
     """Whether a placement on candidates meets every coupled rule of the discrete model:
     no two bases overlap, k coherency neighbours each, one connected group, every target
     unit engaged. (Single-model rules hold by construction of the candidates.)"""
-    import networkx as nx
-
     used = list(placed.values())
     if len(set(used)) != len(used):
         return False
-    board = _Board(c)
-    for mid, p in placed.items():
-        if board.blocked[p]:
-            return False
-        board.take(mid, p)
-    if k and any(board.near[p] < k for p in used):
+    conflicts, coherent = _relation_sets(c)
+    near: list[list[int]] = [[] for _ in used]
+    for i, p in enumerate(used):
+        clash, close = conflicts(p), coherent(p)
+        for j in range(i + 1, len(used)):
+            q = used[j]
+            if q in clash:
+                return False
+            if q in close:
+                near[i].append(j)
+                near[j].append(i)
+    if k and any(len(n) < k for n in near):
         return False
-    graph = nx.Graph()
-    graph.add_nodes_from(used)
-    graph.add_edges_from(
-        (p, int(q)) for p in used for q in board.coherent[p] if int(q) in set(used)
-    )
-    if len(used) > 1 and not nx.is_connected(graph):
+    seen, stack = {0}, [0]
+    while stack:
+        for j in near[stack.pop()]:
+            if j not in seen:
+                seen.add(j)
+                stack.append(j)
+    if len(seen) != len(used):
         return False
     engaged = set().union(*(c.engaged[p] for p in used))
     return set(scenario.action.targets) <= engaged
+
+
+def _relation_sets(c: Candidates):
+    """Per-candidate conflict and coherency neighbours as sets, built on first use."""
+    if "relation_sets" not in c.memo:
+        conflict_lists, coherent_lists = c.conflict_lists, c.coherent_lists
+        conflicts: dict[int, set[int]] = {}
+        coherent: dict[int, set[int]] = {}
+
+        def conflict_set(p: int) -> set[int]:
+            if p not in conflicts:
+                conflicts[p] = set(conflict_lists[p].tolist())
+            return conflicts[p]
+
+        def coherent_set(p: int) -> set[int]:
+            if p not in coherent:
+                coherent[p] = set(coherent_lists[p].tolist())
+            return coherent[p]
+
+        c.memo["relation_sets"] = (conflict_set, coherent_set)
+    return c.memo["relation_sets"]
 
 
 def shorten_moves(
@@ -266,3 +292,28 @@ def improve_count(
         return [mid for mid, p in current.items() if not flags[p]]
 
     return _local_search(c, scenario, placed, k, unflagged, flagged)
+
+
+def greedy_packing(c: Candidates, scenario: Scenario, roll: float) -> dict[str, int]:
+    """Contact spots for as many models as a quick packing finds, every other rule ignored:
+    models with the fewest reachable contact spots choose first, each the spot that blocks
+    the fewest free contact spots (then the shortest move). A cheap stand-in for the packing
+    relaxation's placement, to be completed by `best_completion`."""
+    contact = np.array([bool(f) for f in c.contact])
+    conflicts = c.conflict_lists
+    free = contact.copy()
+    options = {
+        m.id: np.flatnonzero(contact & (c.reach[m.id] <= roll - 1e-6))
+        for m in scenario.acting_unit.models
+    }
+    placed: dict[str, int] = {}
+    for mid in sorted(options, key=lambda m: (len(options[m]), m)):
+        spots = options[mid][free[options[mid]]]
+        if len(spots) == 0:
+            continue
+        blocked = np.array([int(free[conflicts[p]].sum()) for p in spots])
+        p = int(spots[np.lexsort((c.reach[mid][spots], blocked))[0]])
+        placed[mid] = p
+        free[conflicts[p]] = False
+        free[p] = False
+    return placed

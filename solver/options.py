@@ -20,6 +20,7 @@ class SolveOptions:
     far_spacing_in: float = 1.0
     oval_facings: int = 4
     use_hint: bool = True
+    symmetry_classes: bool = True
     presolve: bool = False
     check: bool = True
     roll_table: bool = True
