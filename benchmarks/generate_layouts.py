@@ -1,5 +1,6 @@
-"""Write the speed-v1 benchmark suite: charges of 10, 20 and 30 marines, in the open and past
-ruin walls, as TOML scenarios in benchmarks/layouts/speed-v1/.
+"""Write the seeded benchmark suites: speed-v1 (charges of 10, 20 and 30 marines, in the open
+and past ruin walls) and scaling-v1 (10, 20, 30 and 40 marines: hordes), as TOML scenarios in
+benchmarks/layouts/SUITE/.
 
 The suite is versioned and its files are committed, so timings stay comparable across
 commits. Each file comes from its own seeded numpy generator (seeded by its size, terrain and
@@ -7,12 +8,13 @@ seed number), so the output is the same byte for byte on every run. A changed ge
 a new suite (speed-v2); it must not rewrite speed-v1, and it refuses to unless --force is
 given.
 
-    python benchmarks/generate_layouts.py [--out DIR] [--force]
+    python benchmarks/generate_layouts.py [--suite speed-v1|scaling-v1] [--out DIR] [--force]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import sys
 from dataclasses import dataclass
@@ -22,13 +24,27 @@ import numpy as np
 
 from chargeopt.models import mm_to_in
 
-SUITE = "speed-v1"
-SUITE_SEED = 20250101
-DEFAULT_OUT = Path(__file__).resolve().parent / "layouts" / SUITE
+LAYOUTS_DIR = Path(__file__).resolve().parent / "layouts"
 BOARD_IN = (60.0, 44.0)
-SIZES = (10, 20, 30)
 TERRAINS = ("open", "walls")
-SEEDS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class SuiteSpec:
+    """A generated suite: its name, master seed, and the sizes, terrains and seeds it spans."""
+
+    name: str
+    seed: int
+    sizes: tuple[int, ...]
+    terrains: tuple[str, ...]
+    seeds: tuple[int, ...]
+
+
+SPEED = SuiteSpec("speed-v1", 20250101, (10, 20, 30), TERRAINS, (1, 2, 3))
+SCALING = SuiteSpec("scaling-v1", 20261122, (10, 20, 30, 40), TERRAINS, (1, 2))
+SPECS = {spec.name: spec for spec in (SPEED, SCALING)}
+SUITE = SPEED.name
+DEFAULT_OUT = LAYOUTS_DIR / SUITE
 ROLL_BY_SEED = {1: 7, 2: 8, 3: 9}
 ATTACKER_BASE = "32mm"
 ENEMY_BASES = ("25mm", "32mm")
@@ -55,13 +71,14 @@ class Layout:
     enemies: list[Point]
     walls: list[list[Point]]
     gap_in: float
+    suite: str = SUITE
 
     @property
     def name(self) -> str:
         """A name that says what the layout is."""
         where = "in the open" if not self.walls else f"past {len(self.walls)} ruin walls"
         return (
-            f"{SUITE} {self.stem}: {self.size} marines (32mm) charge {len(self.enemies)} "
+            f"{self.suite} {self.stem}: {self.size} marines (32mm) charge {len(self.enemies)} "
             f"enemies ({self.enemy_base}) {self.gap_in:.1f} in away {where}, roll {self.roll}"
         )
 
@@ -168,9 +185,9 @@ def place_walls(
     return walls
 
 
-def make_layout(size: int, terrain: str, seed: int) -> Layout:
+def make_layout(size: int, terrain: str, seed: int, spec: SuiteSpec = SPEED) -> Layout:
     """The layout for one (size, terrain, seed); the same arguments give the same layout."""
-    rng = np.random.default_rng([SUITE_SEED, size, TERRAINS.index(terrain), seed])
+    rng = np.random.default_rng([spec.seed, size, TERRAINS.index(terrain), seed])
     enemy_base = str(rng.choice(ENEMY_BASES))
     enemy_count = int(rng.integers(5, 21))
     r_attacker = diameter_in(ATTACKER_BASE) / 2
@@ -198,12 +215,15 @@ def make_layout(size: int, terrain: str, seed: int) -> Layout:
         enemies=enemies,
         walls=walls,
         gap_in=right - left,
+        suite=spec.name,
     )
 
 
-def all_layouts() -> list[Layout]:
+def all_layouts(spec: SuiteSpec = SPEED) -> list[Layout]:
     """Every layout of the suite, in file-name order of size, terrain, seed."""
-    return [make_layout(n, t, s) for n in SIZES for t in TERRAINS for s in SEEDS]
+    return [
+        make_layout(n, t, s, spec) for n in spec.sizes for t in spec.terrains for s in spec.seeds
+    ]
 
 
 def _models_toml(prefix: str, points: list[Point]) -> list[str]:
@@ -261,10 +281,10 @@ def to_toml(layout: Layout) -> str:
     return "\n".join(lines) + "\n"
 
 
-def suite_markdown(layouts: list[Layout]) -> str:
+def suite_markdown(layouts: list[Layout], spec: SuiteSpec = SPEED) -> str:
     """SUITE.md: every file, its size class and what is known about it (all open at first)."""
     lines = [
-        f"# {SUITE}: charge speed suite",
+        f"# {spec.name}: charge {'speed' if spec is SPEED else 'scaling'} suite",
         "",
         "Written by `benchmarks/generate_layouts.py` (seeded; the same bytes on every run). The",
         "files are frozen: a changed generator makes a new suite. Every charging unit is 32mm",
@@ -290,14 +310,26 @@ def planned_files(layouts: list[Layout]) -> dict[str, str]:
     return {f"{lay.stem}.toml": to_toml(lay) for lay in layouts}
 
 
-def write_suite(out: Path, *, force: bool = False) -> list[Path]:
+def suite_manifest(spec: SuiteSpec, files: dict[str, str]) -> str:
+    """suite.toml for `chargeopt bench`: the suite, its version, and each file with its
+    SHA-256 and what is known (all open at first; kept by hand afterwards)."""
+    version = int(spec.name.rsplit("-v", 1)[1])
+    lines = [f'suite = "{spec.name}"', f"version = {version}"]
+    for name, text in files.items():
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        lines += ["", "[[layouts]]", f'file = "{name}"', f'sha256 = "{digest}"', 'known = "open"']
+    return "\n".join(lines) + "\n"
+
+
+def write_suite(out: Path, *, force: bool = False, spec: SuiteSpec = SPEED) -> list[Path]:
     """Write the suite into `out` and validate every file as `chargeopt check` would.
 
-    A file that exists with other contents is not overwritten unless `force`; SUITE.md is
-    written only when absent, since its `known` column is kept by hand."""
+    A file that exists with other contents is not overwritten unless `force`; SUITE.md (and
+    suite.toml for suites other than speed-v1, whose layout is older) is written only when
+    absent, since its `known` column is kept by hand."""
     from chargeopt.solver import load_scenario
 
-    layouts = all_layouts()
+    layouts = all_layouts(spec)
     files = planned_files(layouts)
     out.mkdir(parents=True, exist_ok=True)
     changed = [
@@ -306,7 +338,7 @@ def write_suite(out: Path, *, force: bool = False) -> list[Path]:
     if changed and not force:
         raise SystemExit(
             f"{out}: {len(changed)} files differ from the generator's output "
-            f"(first: {changed[0]}); {SUITE} is frozen; write elsewhere or pass --force"
+            f"(first: {changed[0]}); {spec.name} is frozen; write elsewhere or pass --force"
         )
     written = []
     for name, text in files.items():
@@ -316,19 +348,25 @@ def write_suite(out: Path, *, force: bool = False) -> list[Path]:
         written.append(path)
     suite_md = out / "SUITE.md"
     if not suite_md.exists():
-        suite_md.write_text(suite_markdown(layouts), encoding="utf-8")
+        suite_md.write_text(suite_markdown(layouts, spec), encoding="utf-8")
         written.append(suite_md)
+    manifest = out / "suite.toml"
+    if spec is not SPEED and not manifest.exists():
+        manifest.write_text(suite_manifest(spec, files), encoding="utf-8")
+        written.append(manifest)
     return written
 
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: write the suite and say what was written."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="target directory")
+    parser.add_argument("--suite", choices=sorted(SPECS), default=SUITE, help="which suite")
+    parser.add_argument("--out", type=Path, default=None, help="target directory")
     parser.add_argument("--force", action="store_true", help="overwrite files that differ")
     args = parser.parse_args(argv)
-    written = write_suite(args.out, force=args.force)
-    print(f"wrote {len(written)} files to {args.out}")
+    out = args.out or LAYOUTS_DIR / args.suite
+    written = write_suite(out, force=args.force, spec=SPECS[args.suite])
+    print(f"wrote {len(written)} files to {out}")
     return 0
 
 

@@ -3,6 +3,7 @@ independent rules checker."""
 
 from .checker import VIOLATION_KINDS, check_placement, summarise
 from .config_space import free_space
+from .fight import fight_eligibility
 from .footprints import (
     OVAL_ERROR_IN,
     Footprint,
@@ -37,6 +38,7 @@ __all__ = [
     "check_start_layout",
     "climb_in",
     "edge_distance",
+    "fight_eligibility",
     "free_space",
     "legal_move_length",
     "mover_profile",

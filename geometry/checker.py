@@ -9,7 +9,7 @@ models at the same height; overlaps count only between models at the same height
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -18,7 +18,6 @@ from chargeopt.models import (
     Placement,
     Scenario,
     ScenarioError,
-    UnsupportedRuleError,
     Violation,
 )
 
@@ -28,11 +27,15 @@ from .checks_charge import (
     non_target_violations,
     target_violations,
 )
+from .checks_close_moves import CLOSE_MOVE_KINDS, close_move_violations
+from .checks_close_state import close_move_state
 from .checks_coherency import coherency_violations
 from .checks_move import move_violations
 from .checks_pairs import SAME_HEIGHT_IN, Bases, edge_distances, height_gaps, overlap_depths
 from .checks_pose import KIND_WORDS, Surfaces, board_overhang, describe_overhang, terrain_intrusions
 from .checks_state import MoveState
+from .checks_tokens import TOKEN_KINDS, with_tokens
+from .checks_tokens_close import CLOSE_TOKEN_KINDS, close_token_violations
 from .terrain import Battlefield
 
 VIOLATION_KINDS = (
@@ -53,6 +56,9 @@ VIOLATION_KINDS = (
     "coherency",
     "coherency_split",
     "false_contact",
+    *TOKEN_KINDS,
+    *CLOSE_TOKEN_KINDS,
+    *CLOSE_MOVE_KINDS,
 )
 HEIGHT_IN = 1e-6
 
@@ -64,14 +70,15 @@ def check_placement(
     roll: int | None = None,
     battlefield: Battlefield | None = None,
     file: str = "<scenario>",
+    token_witnesses: bool = True,
 ) -> list[Violation]:
     """Every rule the placement of the acting unit breaks (empty if it is legal). The roll is
-    the argument, else the scenario's; `file` names the scenario in errors."""
+    the argument, else the scenario's; `file` names the scenario in errors. Under wtc-walls,
+    `token_witnesses` searches for normal positions a token model could have taken. A pile
+    in, consolidation or heroic intervention needs no roll."""
     action = scenario.action
     if action.kind != ActionKind.CHARGE:
-        raise UnsupportedRuleError(
-            f"checking {str(action.kind)!r} moves arrives with the pile-in issue"
-        )
+        return _check_close_move(scenario, placements, battlefield, token_witnesses)
     roll = action.roll if roll is None else roll
     if roll is None:
         raise ScenarioError(
@@ -100,6 +107,44 @@ def check_placement(
     found += non_target_violations(move, engagements)
     found += coherency_violations(move)
     found += _false_contacts(move)
+    if scenario.rules.wtc_walls or any(p.token for p in chosen.values()):
+
+        def legal(trial: Mapping[str, Placement]) -> bool:
+            return not check_placement(
+                scenario,
+                list(trial.values()),
+                roll=roll,
+                battlefield=move.battlefield,
+                file=file,
+                token_witnesses=False,
+            )
+
+        found = with_tokens(move, found, legal if token_witnesses else None)
+    return found
+
+
+def _check_close_move(
+    scenario: Scenario,
+    placements: Sequence[Placement],
+    battlefield: Battlefield | None,
+    token_witnesses: bool = True,
+) -> list[Violation]:
+    """A pile in, consolidation or heroic intervention: the charge's checks of where models
+    end, then the close-move rules (checks_close_moves)."""
+    found, chosen = _roster(scenario, placements)
+    move = close_move_state(scenario, battlefield or Battlefield.from_scenario(scenario), chosen)
+    pose, bad = _pose(move)
+    overlaps, hit_others = _overlaps(move)
+    found += pose + overlaps + close_move_violations(move, bad | hit_others)
+    found += _false_contacts(move)
+    if scenario.rules.wtc_walls:
+
+        def legal(trial: Mapping[str, Placement]) -> bool:
+            return not check_placement(
+                scenario, list(trial.values()), battlefield=move.battlefield, token_witnesses=False
+            )
+
+        found += close_token_violations(move, legal if token_witnesses else None)
     return found
 
 

@@ -3,7 +3,13 @@
 No solving, no drawing."""
 
 from .bases import MM_PER_INCH, HullBase, OvalBase, RoundBase, mm_to_in, parse_base
-from .errors import ChargeoptError, KeyPathError, ScenarioError, UnsupportedRuleError
+from .errors import (
+    ChargeoptError,
+    IneligibleMoveError,
+    KeyPathError,
+    ScenarioError,
+    UnsupportedRuleError,
+)
 from .loading import load_result, load_scenario, read_document, validate_document
 from .result import Placement, Result, ResultAction, Status, Violation
 from .rulesets import EDITIONS, KNOWN_RULESETS, RuleSet, resolve_ruleset
@@ -31,6 +37,7 @@ __all__ = [
     "ChargeoptError",
     "GameModel",
     "HullBase",
+    "IneligibleMoveError",
     "KeyPathError",
     "ObjectiveMarker",
     "OvalBase",

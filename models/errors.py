@@ -36,3 +36,9 @@ class ScenarioError(ChargeoptError):
 
 class UnsupportedRuleError(ChargeoptError):
     """A ruleset, action or base kind that chargeopt does not implement (yet)."""
+
+
+class IneligibleMoveError(ChargeoptError):
+    """The acting unit may not make the scenario's move at all (a pile in by a unit neither
+    within engagement range nor having charged; a heroic intervention by a unit that is not
+    an eligible CHARACTER unit). The message says why; the command line names the file."""

@@ -112,6 +112,8 @@ class Unit(_Frozen):
     keywords: tuple[str, ...] = ()
     base: BaseInput | None = None
     models: tuple[GameModel, ...] = Field(min_length=1)
+    charged_units: tuple[str, ...] = ()
+    """Units this unit charged this turn (the wtc-walls tokens hold against them)."""
 
     @field_validator("keywords")
     @classmethod
@@ -192,6 +194,7 @@ class Scenario(_Frozen):
         _unique("units", [u.id for u in self.units], "unit id")
         _unique("objectives", [o.id for o in self.objectives], "objective id")
         seen: dict[str, str] = {}
+        walls = {t.id for t in self.terrain if t.kind == TerrainKind.WALL}
         for ui, unit in enumerate(self.units):
             for mi, model in enumerate(unit.models):
                 if model.id in seen:
@@ -201,12 +204,28 @@ class Scenario(_Frozen):
                         "give every model its own id",
                     )
                 seen[model.id] = unit.id
+                if model.token_wall is not None and model.token_wall not in walls:
+                    raise KeyPathError(
+                        f"units[{ui}].models[{mi}].token_wall",
+                        f"no wall {model.token_wall!r}",
+                        f"choose one of {', '.join(sorted(walls))}"
+                        if walls
+                        else "this table has no ruin wall; remove token_wall",
+                    )
         units = {u.id: u for u in self.units}
         ids = ", ".join(units)
         if self.action.unit not in units:
             raise KeyPathError(
                 "action.unit", f"no unit {self.action.unit!r}", f"choose one of {ids}"
             )
+        for ui, unit in enumerate(self.units):
+            for ci, charged in enumerate(unit.charged_units):
+                if charged not in units:
+                    raise KeyPathError(
+                        f"units[{ui}].charged_units[{ci}]",
+                        f"no unit {charged!r}",
+                        f"choose one of {ids}",
+                    )
         actor = units[self.action.unit]
         if self.action.kind == ActionKind.CHARGE and not self.action.targets:
             raise KeyPathError("action.targets", "a charge needs at least one target unit")

@@ -8,14 +8,24 @@ from dataclasses import replace
 from chargeopt.models import ActionKind, Result, Scenario, Status, UnsupportedRuleError
 
 from .charge import solve_charge
+from .consolidate import solve_consolidate
+from .heroic_intervention import TENTH_EDITION, solve_heroic_intervention
 from .options import SolveOptions
+from .pile_in import solve_pile_in
 
 Solver = Callable[[Scenario, SolveOptions], Result]
 
 SOLVERS: dict[ActionKind, tuple[Solver, frozenset[str]]] = {
     ActionKind.CHARGE: (solve_charge, frozenset({"40k-9e", "40k-10e"})),
+    ActionKind.PILE_IN: (solve_pile_in, frozenset({"40k-9e", "40k-10e"})),
+    ActionKind.CONSOLIDATE: (solve_consolidate, frozenset({"40k-9e", "40k-10e"})),
+    ActionKind.HEROIC_INTERVENTION: (solve_heroic_intervention, frozenset({"40k-9e"})),
 }
 """Move kind -> (solver, editions it supports)."""
+WHY_NOT: dict[tuple[ActionKind, str], str] = {
+    (ActionKind.HEROIC_INTERVENTION, "40k-10e"): TENTH_EDITION,
+}
+"""Why a move kind is not solved under an edition, where there is more to say."""
 
 
 def solve(
@@ -36,9 +46,22 @@ def solve(
         raise UnsupportedRuleError(f"solving '{kind}' is not implemented; supported: {supported}")
     solver, editions = SOLVERS[kind]
     if scenario.rules.edition not in editions:
-        raise UnsupportedRuleError(f"'{kind}' under {scenario.rules.edition} is not supported")
-    if scenario.rules.wtc_walls:
-        raise UnsupportedRuleError("the wtc-walls rule arrives with its own solver (not yet)")
+        raise UnsupportedRuleError(
+            WHY_NOT.get(
+                (kind, scenario.rules.edition),
+                f"'{kind}' under {scenario.rules.edition} is not supported",
+            )
+        )
+    if scenario.rules.wtc_walls and kind == ActionKind.CHARGE:
+        from .wtc_walls import solve_wtc_charge
+
+        solver = solve_wtc_charge
+    if kind in (ActionKind.PILE_IN, ActionKind.CONSOLIDATE):
+        from .wtc_close import has_tokens, solve_wtc_close
+
+        if has_tokens(scenario):
+            plain = solver
+            solver = lambda s, o: solve_wtc_close(s, o, plain)  # noqa: E731
     result = solver(scenario, opts)
     return verified(scenario, result) if opts.check else result
 

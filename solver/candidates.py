@@ -9,6 +9,7 @@ bases, engagement of non-targets), then per-model reach along the shortest legal
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,7 +21,7 @@ from shapely.geometry.base import BaseGeometry
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.distance_matrix import edge_distances, pairs_within, poses_polygons
 from chargeopt.geometry.paths import climb_in, obstacle_map
-from chargeopt.models import OvalBase, RoundBase, Scenario, TerrainKind, Unit
+from chargeopt.models import GameModel, OvalBase, RoundBase, Scenario, TerrainKind, Unit
 
 from .options import SolveOptions
 
@@ -253,10 +254,27 @@ def surroundings(scenario: Scenario) -> Surroundings:
     )
 
 
+EndRule = Callable[[GameModel, Candidates, np.ndarray, np.ndarray], np.ndarray]
+"""(model, candidates, indices of its base's candidates, their move lengths) -> the lengths,
+inf where the model may not end: a move's own "ends closer" rule replacing the charge's."""
+ExtraPoints = Callable[[object, float, list[Footprint]], np.ndarray]
+"""(base, facing, target footprints) -> rows (x, y, z, ring, angle) of extra poses to try."""
+
+
 def generate(
-    scenario: Scenario, battlefield: Battlefield, roll_max: float, options: SolveOptions
+    scenario: Scenario,
+    battlefield: Battlefield,
+    roll_max: float,
+    options: SolveOptions,
+    *,
+    may_end: EndRule | None = None,
+    extra: ExtraPoints | None = None,
+    stays: bool = False,
 ) -> Candidates:
-    """All candidates for the acting unit of a charge, filtered and with reach per model."""
+    """All candidates for the acting unit of a charge, filtered and with reach per model.
+    Other moves toward the action's targets pass their own end rule (`may_end`), extra poses
+    (`extra`, filtered like the rest) and `stays` (every model's start pose is a candidate,
+    unfiltered: it passed the start-layout checks)."""
     rules = scenario.rules
     unit = scenario.acting_unit
     around = surroundings(scenario)
@@ -282,6 +300,8 @@ def generate(
                 f,
                 lattice=fi == 0,
             )
+            if extra is not None:
+                pts = np.vstack([pts, extra(base, f, targets)])
             parts.append((bi, base, pts, np.full(len(pts), f)))
     cols: list[list[np.ndarray]] = [[] for _ in range(7)]
     for bi, base, pts, facing in parts:
@@ -299,6 +319,11 @@ def generate(
             (pts[:, 0], pts[:, 1], pts[:, 2], facing, np.full(len(pts), bi), pts[:, 3], pts[:, 4])
         ):
             cols[k].append(arr[keep])
+    if stays:
+        for m in unit.models:
+            pose = (m.x, m.y, m.z, m.facing, bases.index(unit.base_of(m)), -1, 0.0)
+            for k, value in enumerate(pose):
+                cols[k].append(np.array([value], dtype=float))
     x, y, z, facing, base_of, ring, angle = _dedupe(*(np.concatenate(a) for a in cols))
     base_of = base_of.astype(int)
     ring = ring.astype(int)
@@ -308,7 +333,16 @@ def generate(
     )
     cands = Candidates(bases, base_of, x, y, z, facing, contact, engaged, ring, angle)
     cands.reach = _reach(
-        scenario, battlefield, unit, cands, bases, targets, target_ids_list, unit_dist, roll_max
+        scenario,
+        battlefield,
+        unit,
+        cands,
+        bases,
+        targets,
+        target_ids_list,
+        unit_dist,
+        roll_max,
+        may_end,
     )
     used = np.zeros(len(cands), bool)
     for lengths in cands.reach.values():
@@ -466,9 +500,21 @@ def _target_relations(bases, base_of, x, y, z, facing, targets, target_ids, rule
     return contact, engaged, unit_dist
 
 
-def _reach(scenario, battlefield, unit, cands, bases, targets, target_ids, unit_dist, roll_max):
+def _reach(
+    scenario,
+    battlefield,
+    unit,
+    cands,
+    bases,
+    targets,
+    target_ids,
+    unit_dist,
+    roll_max,
+    may_end=None,
+):
     """Per model: the legal move length to each candidate of its base, or inf where the model
-    cannot end there (too far, path blocked, not closer to a target and not in contact)."""
+    cannot end there (too far, path blocked, not closer to a target and not in contact; or
+    what `may_end` forbids, when given)."""
     rules = scenario.rules
     avoid = [u.id for u in scenario.enemies_of(unit) if u.id not in scenario.action.targets]
     reach = {}
@@ -493,6 +539,12 @@ def _reach(scenario, battlefield, unit, cands, bases, targets, target_ids, unit_
             * np.radians(np.abs(_angle_diff(cands.facing[idx], m.facing)))
         )
         length = horiz + climb + rotation
+        if may_end is not None:
+            length = may_end(m, cands, idx, length)
+            ok = length <= roll_max - 1e-6
+            out[idx[ok]] = length[ok]
+            reach[m.id] = out
+            continue
         start_fp = Footprint(base, m.x, m.y, m.z, m.facing)
         start_dist = {
             uid: min(

@@ -13,6 +13,7 @@ from chargeopt.geometry import Battlefield, Footprint, edge_distance
 from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenario, Status
 
 from . import candidates as cand
+from .certify import certify
 from .contact_bound import contact_capacity_ceiling
 from .cpsat_blocks import (
     MOVE_SCALE,
@@ -45,6 +46,9 @@ PACKING_TIE_BREAK_SECONDS = 0.1
 CONTACT_PACKING_SECONDS = 2.0
 ENGAGED_PACKING_SECONDS = 0.3
 """Time caps of the packing relaxations; stopped early, their proven bound is still valid."""
+GRID_SHARE = 0.6
+"""The candidates' solve may use this share of the time limit; the continuous certificate
+(the cell relaxation) has the rest, and whatever the grid leaves unused."""
 TABLE_SECONDS_PER_ROLL = 0.5
 """The base-contact-by-roll table gives each roll at most this; unproven entries say so."""
 """Time for choosing the contact spots that need the least movement once their number is known."""
@@ -375,7 +379,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     """Solve a charge at the given roll (or at the minimum roll that succeeds), then fill in
     the minimum roll, its chances and the base contact each larger roll buys."""
     t0 = time.perf_counter()
-    deadline = t0 + options.time_limit_s
+    deadline = t0 + options.time_limit_s * GRID_SHARE
     battlefield = Battlefield.from_scenario(scenario)
     rules = scenario.rules
     dice_max = 6 * rules.charge_dice
@@ -435,7 +439,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     else:
         placements = _stay(scenario)
     objective, bound = _objective_and_bound(final, placements)
-    return Result(
+    result = Result(
         scenario=scenario.name,
         ruleset=scenario.ruleset,
         action=ResultAction.of(scenario.action, roll),
@@ -466,6 +470,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
             ),
         },
     )
+    return certify(result, scenario, battlefield, options, t0 + options.time_limit_s)
 
 
 def _prob(fn, roll: int | None, dice: int) -> float | None:

@@ -14,6 +14,7 @@ import click
 from chargeopt.models import (
     ActionKind,
     ChargeoptError,
+    IneligibleMoveError,
     Result,
     Scenario,
     ScenarioError,
@@ -22,6 +23,7 @@ from chargeopt.models import (
     scenario_schema,
 )
 
+from .bench_cli import bench
 from .loading import load_checked_scenario
 
 EXIT_VIOLATIONS = 1
@@ -101,7 +103,10 @@ def solve(
     options = SolveOptions(
         time_limit_s=time_limit, seed=seed, roll=roll, roll_table=not no_roll_table
     )
-    result = run_solver(scenario, options=options)
+    try:
+        result = run_solver(scenario, options=options)
+    except IneligibleMoveError as exc:
+        raise ScenarioError(scenario_file, [("action", str(exc), "")]) from None
     text = json.dumps(result.model_dump(mode="json"), indent=2)
     if output:
         _write(output, text + "\n")
@@ -207,3 +212,6 @@ def _roll_to_check(
             ],
         )
     return roll
+
+
+main.add_command(bench)

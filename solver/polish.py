@@ -4,6 +4,7 @@ model moves farther than the answer needs. Round bases only; other bases keep th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import networkx as nx
@@ -47,10 +48,20 @@ def poses_of(c: Candidates, placed: dict[str, int]) -> dict[str, Pose]:
     }
 
 
+EndCheck = Callable[[dict[str, Pose], str], bool]
+"""(poses, moved model id) -> whether the move's own rules still hold (replaces the charge's
+"closer to a target" test)."""
+
+
 def polish(
-    scenario: Scenario, battlefield: Battlefield, poses: dict[str, Pose], roll: float
+    scenario: Scenario,
+    battlefield: Battlefield,
+    poses: dict[str, Pose],
+    roll: float,
+    allowed: EndCheck | None = None,
 ) -> dict[str, Pose]:
-    """Shorten moves of models not in base contact while every rule still holds."""
+    """Shorten moves of models not in base contact while every rule still holds; `allowed`,
+    when given, is the move's own end rule in place of the charge's."""
     unit = scenario.acting_unit
     rules = scenario.rules
     around = surroundings(scenario)
@@ -67,6 +78,7 @@ def polish(
         for swing in (False, True, False):
             aim = _direct_line(model, out[mid], around) if swing else None
             slide = _Slide(scenario, battlefield, around, out, mid, base, field_, roll, aim)
+            slide.allowed = allowed
             out = slide.furthest() or out
     return out
 
@@ -95,6 +107,7 @@ class _Slide:
         self.here = poses[mid]
         self.engaged_before = _engaged(self.here, base, around, battlefield, scenario.rules)
         self.k = scenario.rules.coherency_neighbours(len(poses))
+        self.allowed: EndCheck | None = None
 
     def at(self, t: float) -> dict[str, Pose] | None:
         """The poses with the model slid back by t, or None if that breaks a rule."""
@@ -115,6 +128,7 @@ class _Slide:
             self.base,
             self.engaged_before,
             self.k,
+            self.allowed,
         )
         return trial if ok else None
 
@@ -160,7 +174,9 @@ def _engaged(pose: Pose, base: RoundBase, around: Surroundings, battlefield, rul
     }
 
 
-def _legal(scenario, battlefield, around, poses, mid, base, engaged_before, k) -> bool:
+def _legal(
+    scenario, battlefield, around, poses, mid, base, engaged_before, k, allowed=None
+) -> bool:
     """Every rule that moving `mid` to its new pose could break, checked locally."""
     rules = scenario.rules
     unit = scenario.acting_unit
@@ -180,7 +196,7 @@ def _legal(scenario, battlefield, around, poses, mid, base, engaged_before, k) -
         return False
     if not engaged_before <= _engaged(pose, base, around, battlefield, rules):
         return False
-    if not _closer(scenario, around, mid, pose, base):
+    if allowed is None and not _closer(scenario, around, mid, pose, base):
         return False
     ids = list(poses)
     radii = np.array([unit.base_of(scenario.model_index[i][1]).circumradius_in for i in ids])
@@ -198,7 +214,8 @@ def _legal(scenario, battlefield, around, poses, mid, base, engaged_before, k) -
     np.fill_diagonal(near, False)
     if k and (near.sum(axis=1) < k).any():
         return False
-    return len(ids) == 1 or nx.is_connected(nx.from_numpy_array(near.astype(int)))
+    connected = len(ids) == 1 or nx.is_connected(nx.from_numpy_array(near.astype(int)))
+    return connected and (allowed is None or allowed(poses, mid))
 
 
 def _closer(scenario, around: Surroundings, mid: str, pose: Pose, base: RoundBase) -> bool:

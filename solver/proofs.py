@@ -28,6 +28,24 @@ def _disk_inner(x: float, y: float, r: float) -> BaseGeometry:
     return Point(x, y).buffer(r, quad_segs=QUAD_SEGS)
 
 
+def _ground_bases(scenario: Scenario, battlefield: Battlefield, r_in: float) -> BaseGeometry:
+    """Where a base of inradius `r_in` would overlap a model of another unit standing on the
+    ground by more than the base contact tolerance (inscribed disks), minus every floor's area
+    (a model might stand on the floor)."""
+    unit = scenario.acting_unit
+    tolerance = scenario.rules.base_contact_tolerance_in
+    disks = [
+        _disk_inner(m.x, m.y, other.base_of(m).inradius_in + r_in - tolerance)
+        for other in scenario.units
+        if other.id != unit.id
+        for m in other.models
+        if m.z < 0.01
+    ]
+    blocked = shapely.union_all(disks) if disks else Point().buffer(0)
+    floors = [f.shape.buffer(r_in) for f in battlefield.floors]
+    return blocked - shapely.union_all(floors) if floors else blocked
+
+
 def charge_impossibility(scenario: Scenario, battlefield: Battlefield, roll: float) -> str | None:
     """A reason in words why no model of the charging unit can end within engagement range of
     some target with this roll, or None if every target has some spot a model might take."""
@@ -105,6 +123,13 @@ def charge_impossibility(scenario: Scenario, battlefield: Battlefield, roll: flo
             if region.is_empty:
                 reasons.append(
                     f'every spot within {er:g}" of {tid} that a model can reach is inside terrain'
+                )
+                continue
+            region = region - _ground_bases(scenario, battlefield, r_in)
+            if region.is_empty:
+                reasons.append(
+                    f'every spot within {er:g}" of {tid} that a model can reach is inside '
+                    "terrain or overlaps another unit's model"
                 )
         if reasons and len(reasons) == len(set(unit.base_of(m) for m in unit.models)):
             return (

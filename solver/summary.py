@@ -12,10 +12,19 @@ from chargeopt.models import ChargeoptError, Placement, Result, Status, resolve_
 from .dice import chance_at_least
 
 STATUS_NOTE = {
-    Status.OPTIMAL: "proven best over the solver's candidate positions",
-    Status.FEASIBLE: "legal, but time ran out before it was proven best",
+    (Status.OPTIMAL, "continuous"): "proven best anywhere on the table",
+    (Status.OPTIMAL, "candidates"): "proven best over the solver's candidate positions",
+    (Status.FEASIBLE, "continuous"): "legal; not proven best",
+    (Status.FEASIBLE, "candidates"): "legal; not proven best anywhere on the table",
 }
+"""What a status promises, by the scope of its bound (`stats.bound_scope`)."""
 DEFAULT_CHARGE_DICE = 2
+CLOSE_MOVE_VERBS = {
+    "pile-in": "piles in",
+    "consolidate": "consolidates",
+    "heroic-intervention": "makes a heroic intervention",
+}
+"""The 3" close-combat moves, as the headline says them."""
 
 
 def count(value: float | int | None) -> str:
@@ -43,7 +52,9 @@ def headline(result: Result) -> str:
         return status.value.upper()
     into = f" {', '.join(action.targets)}" if action.targets else ""
     roll = f" with a roll of {action.roll}" if action.roll is not None else ""
-    if action.kind != "charge":
+    if action.kind in CLOSE_MOVE_VERBS:
+        what = f"{action.unit} {CLOSE_MOVE_VERBS[action.kind]}"
+    elif action.kind != "charge":
         what = f"{action.kind} by {action.unit}{roll}"
     elif status == Status.INFEASIBLE:
         what = f"{action.unit} cannot charge{into}{roll}"
@@ -53,7 +64,7 @@ def headline(result: Result) -> str:
         return f"UNKNOWN: {what}? The independent checker rejected the solver's placement"
     if status == Status.UNKNOWN:
         return f"UNKNOWN: {what}? No answer within the time limit"
-    note = STATUS_NOTE.get(status)
+    note = STATUS_NOTE.get((status, str(result.stats.get("bound_scope", "candidates"))))
     return f"{status.value.upper()}: {what}" + (f" ({note})" if note else "")
 
 
@@ -84,7 +95,17 @@ def outcome_lines(result: Result) -> list[str]:
         return f"{what}: {count(obj.get(key, 0))} of {n} models{limit}"
 
     moved = f', {obj["movement_in"]:.2f}" moved in all' if "movement_in" in obj else ""
-    return [term("base_contact", "Base contact"), term("engaged", "Engagement range") + moved]
+    if "can_fight" in obj and "engaged" not in obj:
+        close = [term("base_contact", "Base contact"), term("can_fight", "Can fight")]
+        if "on_objective" in obj:
+            close.append(term("on_objective", "Within range of the objective marker"))
+        close[-1] += moved
+        return close
+    lines = [term("base_contact", "Base contact"), term("engaged", "Engagement range") + moved]
+    if "tokens" in obj:
+        lines[1] = term("engaged", "Normal engagement range") + moved
+        lines += [term("tokens", "Tokens (wtc-walls)"), term("can_fight", "Can fight")]
+    return lines
 
 
 def first_sentence(text: str) -> str:
@@ -121,13 +142,35 @@ def model_line(p: Placement) -> str:
     """`A1 moves 5.90" to (15.88, 14.44): base contact with B1`."""
     where = f"({p.x:.2f}, {p.y:.2f}" + (f", z {p.z:g}" if p.z else "") + ")"
     facing = f" facing {p.facing:.0f}°" if p.facing is not None else ""
-    if p.contact:
+    if p.token:
+        role = f'token: 2" engagement range of {", ".join(p.engaged)} across wall {p.wall}'
+    elif p.contact:
         role = f"base contact with {', '.join(p.contact)}"
     elif p.engaged:
         role = f"engagement range of {', '.join(p.engaged)}"
     else:
         role = "not engaged (keeps the unit in coherency)"
     return f'  {p.model} moves {p.moved or 0:.2f}" to {where}{facing}: {role}'
+
+
+def close_model_line(p: Placement) -> str:
+    """`A1 moves 1.00" to (10.94, 10.00): base contact with B1; fights B`, or `A2 stays at
+    (10.00, 11.50): ...`, for a 3" close-combat move."""
+    where = f"({p.x:.2f}, {p.y:.2f}" + (f", z {p.z:g}" if p.z else "") + ")"
+    facing = f" facing {p.facing:.0f}°" if p.facing is not None else ""
+    move = f'moves {p.moved:.2f}" to' if p.moved else "stays at"
+    if p.token:
+        role = f"keeps its token across wall {p.wall}"
+    elif p.contact:
+        role = f"base contact with {', '.join(p.contact)}"
+    elif p.engaged:
+        role = f"engagement range of {', '.join(p.engaged)}"
+    elif p.fights:
+        role = "beside a friend"
+    else:
+        role = "not engaged"
+    fights = f"; fights {', '.join(p.fights)}" if p.fights else "; cannot fight"
+    return f"  {p.model} {move} {where}{facing}: {role}{fights}"
 
 
 def summarise_result(result: Result) -> str:
@@ -145,11 +188,15 @@ def summarise_result(result: Result) -> str:
             lines.append("  " + "; ".join(p for p in basis.split("; ") if p != "none between"))
     lines += roll_table(result)
     lines += outcome_lines(result)
-    if solved:
-        lines += [model_line(p) for p in result.placements]
+    close = result.action is not None and result.action.kind in CLOSE_MOVE_VERBS
+    if solved or (close and result.placements and result.objective):
+        lines += [(close_model_line if close else model_line)(p) for p in result.placements]
     if result.violations:
         lines.append(f"The independent checker found {len(result.violations)} violation(s):")
         lines += [f"  - [{v.kind}] {v.message}" for v in result.violations]
+    wtc = result.stats.get("wtc_walls")
+    if isinstance(wtc, dict) and wtc.get("reason"):
+        lines.insert(1, f"WTC walls: {wtc['reason']}")
     if result.stats.get("reason"):
         lines.append(str(result.stats["reason"]))
     if "seconds" in result.stats:

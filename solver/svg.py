@@ -19,7 +19,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
-from chargeopt.models import Placement, Result, Scenario, Status, TerrainKind
+from chargeopt.models import ActionKind, Placement, Result, Scenario, Status, TerrainKind
 
 from .summary import charge_dice, first_sentence, headline, minimum_roll_line, outcome_lines
 
@@ -179,12 +179,12 @@ def _models(scenario: Scenario, placed: dict[str, Placement]) -> list[str]:
             starts.append(_shape(start, f"{side} start", f"{m.id} starts here"))
             start_labels.append(_label(m.x, m.y, m.id, "start-label", 2 * base.inradius_in))
             moves.append(_move_line(start, end, f'{m.id} moves {p.moved or 0:.2f}"'))
-            ring = " contact" if p.contact else (" engaged" if p.engaged else "")
+            ring = " contact" if p.contact else (" engaged" if p.engaged or p.fights else "")
             role = (
                 f"base contact with {', '.join(p.contact)}"
                 if p.contact
                 else (f"engagement range of {', '.join(p.engaged)}" if p.engaged else "not engaged")
-            )
+            ) + (f"; fights {', '.join(p.fights)}" if p.fights else "")
             tip = f'{m.id} ends here after {p.moved or 0:.2f}": {role}'
             ends.append(_shape(end, f"{side} end{ring}", tip))
             ends.append(_label(p.x, p.y, m.id, "label", 2 * base.inradius_in))
@@ -268,6 +268,8 @@ def _legend_items(
         items.append((disk.format("attacker contact"), 16, "base contact"))
     if any(p.engaged and not p.contact for p in placed.values()):
         items.append((disk.format("attacker engaged"), 16, "engagement range only"))
+    if any(p.fights and not p.engaged for p in placed.values()):
+        items.append((disk.format("attacker engaged"), 16, "fights beside a friend"))
     for kind in dict.fromkeys(t.kind for t in scenario.terrain):
         css, what = TERRAIN_CLASS[kind]
         items.append((f'<rect class="{css}" x="1" y="3" width="14" height="10"/>', 16, what))
@@ -303,7 +305,10 @@ def _focus_box(scenario: Scenario, placed: dict[str, Placement]) -> tuple[float,
     """The part of the board where the move happens: the acting unit from start to end and
     its targets, with room around them (inches: left, top, right, bottom)."""
     acting = scenario.acting_unit
-    units = [acting, *(scenario.unit_by_id[t] for t in scenario.action.targets)]
+    toward = [scenario.unit_by_id[t] for t in scenario.action.targets]
+    if scenario.action.kind != ActionKind.CHARGE:
+        toward = list(scenario.enemies_of(acting))
+    units = [acting, *toward]
     xs, ys = [], []
     for unit in units:
         for m in unit.models:

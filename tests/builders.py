@@ -19,8 +19,11 @@ def make_scenario(
     board: tuple[float, float] = (44.0, 30.0),
     terrain: list[dict[str, Any]] | None = None,
     keywords: tuple[str, ...] = ("INFANTRY",),
+    action: dict[str, Any] | None = None,
+    objectives: list[dict[str, Any]] | None = None,
 ) -> Scenario:
-    """A scenario: unit A (attacker) charging, one defender unit per entry of `defenders`."""
+    """A scenario: unit A (attacker) charging, one defender unit per entry of `defenders`;
+    `action` replaces the charge (e.g. {"kind": "pile-in", "unit": "A"})."""
     units = [
         {
             "id": "A",
@@ -40,9 +43,10 @@ def make_scenario(
                 "models": [{"id": f"{uid}{i + 1}", "x": x, "y": y} for i, (x, y) in enumerate(pts)],
             }
         )
-    action: dict[str, Any] = {"kind": "charge", "unit": "A", "targets": list(targets)}
-    if roll is not None:
-        action["roll"] = roll
+    if action is None:
+        action = {"kind": "charge", "unit": "A", "targets": list(targets)}
+        if roll is not None:
+            action["roll"] = roll
     return Scenario.model_validate(
         {
             "name": "test",
@@ -50,6 +54,7 @@ def make_scenario(
             "board": {"width": board[0], "height": board[1]},
             "terrain": terrain or [],
             "units": units,
+            "objectives": objectives or [],
             "action": action,
         }
     )

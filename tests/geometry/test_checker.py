@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 
 from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement, summarise
+from chargeopt.geometry.checks_close_moves import CLOSE_MOVE_KINDS
+from chargeopt.geometry.checks_tokens import TOKEN_KINDS
+from chargeopt.geometry.checks_tokens_close import CLOSE_TOKEN_KINDS
 from chargeopt.models import (
     Placement,
     Scenario,
     ScenarioError,
-    UnsupportedRuleError,
     Violation,
 )
 
@@ -505,13 +507,12 @@ def test_a_charge_needs_a_roll() -> None:
     ]
 
 
-def test_other_moves_are_not_checked_yet() -> None:
-    """A pile in raises UnsupportedRuleError rather than a wrong verdict."""
+def test_a_pile_in_needs_no_roll() -> None:
+    """A pile in is checked without a roll (its rules: test_checker_close_moves.py)."""
     s = Scenario.model_validate(
-        ONE_ON_ONE.model_dump() | {"action": {"kind": "pile-in", "unit": "A"}}
+        ONE_ON_ONE.model_dump() | {"action": {"kind": "pile-in", "unit": "A", "charged": True}}
     )
-    with pytest.raises(UnsupportedRuleError, match="checking 'pile-in' moves arrives with"):
-        check_placement(s, [at("A1", 10.0, 10.0)])
+    assert check_placement(s, [at("A1", 10.0, 10.0)]) == []
 
 
 def test_summarise() -> None:
@@ -523,7 +524,9 @@ def test_summarise() -> None:
 
 def test_every_kind_is_exercised() -> None:
     """The list of kinds the checker documents is the list the tests above cover."""
-    assert set(VIOLATION_KINDS) == {
+    close_moves = set(CLOSE_MOVE_KINDS)  # covered in test_checker_close_moves.py
+    tokens = set(TOKEN_KINDS) | set(CLOSE_TOKEN_KINDS)  # covered in tests/solver/test_wtc_*
+    assert set(VIOLATION_KINDS) - close_moves - tokens == {
         "unknown_model",
         "duplicate_model",
         "missing_model",

@@ -11,8 +11,8 @@ from test_properties import charges
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Scenario
-from chargeopt.solver import load_scenario
 from chargeopt.solver import candidates as cand
+from chargeopt.solver import load_scenario
 from chargeopt.solver.charge import packing_ceiling
 from chargeopt.solver.contact_bound import contact_capacity_ceiling, kissing_capacity
 from chargeopt.solver.greedy import best_completion, greedy_packing, satisfies_all

@@ -40,8 +40,7 @@ def test_feasible_summary_with_roll_table_and_models() -> None:
         stats={"seconds": 1.234, "candidates": 800},
     )
     assert summarise_result(result).splitlines() == [
-        "FEASIBLE: A charges B with a roll of 6 (legal, but time ran out before it was proven "
-        "best)",
+        "FEASIBLE: A charges B with a roll of 6 (legal; not proven best anywhere on the table)",
         "Minimum roll 6: 72.2% on 2D6, 92.3% with a re-roll",
         "  roll           6   7",
         "  2D6 chance   72% 58%",

@@ -1,0 +1,108 @@
+"""Certify a charge's answer on the continuous board with the cell relaxation: the proven
+upper bound of each objective term (`optimal` only when it meets the objective), a proof with
+a second solver's confirmation where no placement exists, and a proof for the minimum roll."""
+
+from __future__ import annotations
+
+import time
+
+from chargeopt.geometry import Battlefield
+from chargeopt.models import Result, Scenario, Status
+
+from .cells import EPS_IN
+from .options import SolveOptions
+from .relaxation import MIN_ARC_IN, MIN_SIDE_IN
+from .relaxation_solve import Verdict, bound, prove
+from .relaxation_words import explain
+from .relaxation_zones import zones
+
+MIN_ROLL_S = 1.5
+"""The proof for the roll below the minimum always gets at least this long."""
+
+
+def certify(
+    result: Result,
+    scenario: Scenario,
+    battlefield: Battlefield,
+    options: SolveOptions,
+    deadline: float,
+) -> Result:
+    """The result with its bound, status, proof and minimum roll certified by the relaxation
+    (the placements are never changed), within `deadline` (what is left of the time limit;
+    only a proof's second opinion may run briefly past it)."""
+    started = time.perf_counter()
+    seconds = max(0.0, deadline - started)
+    z = zones(scenario, battlefield)
+    board = (battlefield.width, battlefield.height)
+    dice_max = 6 * scenario.rules.charge_dice
+    run = {"workers": options.workers, "seed": options.seed}
+    stats = dict(result.stats)
+    stats["relaxation"] = {
+        "min_side_in": MIN_SIDE_IN,
+        "min_arc_in": MIN_ARC_IN,
+        "epsilon_in": EPS_IN,
+    }
+    update: dict[str, object] = {"stats": stats}
+    roll = result.action.roll if result.action is not None else None
+    moved = result.status in (Status.OPTIMAL, Status.FEASIBLE) and bool(result.objective)
+    min_roll_share = 0.15 if result.min_roll is not None else 0.0
+    if moved:
+        found = {t: int(result.objective[t]) for t in ("base_contact", "engaged")}
+        end = deadline - min_roll_share * seconds
+        v = bound(z, roll if roll is not None else dice_max, board, found, end, **run)
+        stats["relaxation"].update(_facts(v))
+        proven = {"base_contact": v.contact_bound, "engaged": v.engaged_bound}
+        stats["candidate_bound"] = dict(result.bound)
+        closed = all(proven[t] is not None and proven[t] <= found[t] for t in found)
+        n = len(scenario.acting_unit.models)
+        update["bound"] = {t: (b if b is not None else n) for t, b in proven.items()}
+        if v.notes.get("timeout"):
+            stats["relaxation"]["timeout"] = True
+        if v.status == "infeasible":
+            stats["relaxation_contradiction"] = "relaxation infeasible beside a legal placement"
+            closed = False
+        stats["bound_scope"] = "continuous" if closed else "candidates"
+        update["status"] = Status.OPTIMAL if closed else Status.FEASIBLE
+    elif result.status == Status.UNKNOWN:
+        at = roll if roll is not None and result.min_roll is not None else max(dice_max, roll or 0)
+        v = prove(z, at, board, deadline - min_roll_share * seconds, **run)
+        stats["relaxation"].update(_facts(v))
+        _record_proof(v, stats)
+        if v.status == "infeasible":
+            update["status"] = Status.INFEASIBLE
+            update["proof"] = explain(v, z, scenario, at)
+    elif result.status == Status.INFEASIBLE:
+        stats["proof_confirmed_by"] = ["shapely"]
+    if result.min_roll is not None and result.min_roll - 1 >= scenario.rules.charge_dice:
+        below = result.min_roll - 1
+        v = prove(z, below, board, max(deadline, time.perf_counter() + MIN_ROLL_S), **run)
+        stats["min_roll_proven"] = v.status == "infeasible"
+        if v.status == "infeasible":
+            stats["min_roll_proof"] = explain(v, z, scenario, below)
+            stats["min_roll_proof_confirmed_by"] = list(v.confirmed_by)
+        elif v.disagreement:
+            stats["min_roll_proof_disagreement"] = v.disagreement
+    elif result.min_roll is not None:
+        stats["min_roll_proven"] = True
+    spent = time.perf_counter() - started
+    stats["relaxation"]["seconds"] = round(spent, 3)
+    stats["seconds"] = round(float(stats.get("seconds", 0.0)) + spent, 3)
+    return result.model_copy(update=update)
+
+
+def _record_proof(v: Verdict, stats: dict[str, object]) -> None:
+    if v.status == "infeasible":
+        stats["proof_confirmed_by"] = list(v.confirmed_by)
+        stats["proof_groups"] = list(v.core)
+    if v.disagreement:
+        stats["proof_disagreement"] = v.disagreement
+        stats["proof_groups"] = list(v.core)
+
+
+def _facts(v: Verdict) -> dict[str, object]:
+    return {
+        "verdict": v.status,
+        "cells": v.cells,
+        "rounds": v.rounds,
+        "smallest_cell_in": v.smallest_cell_in,
+    }

@@ -1,0 +1,279 @@
+"""The CP-SAT model of a 3" close-combat move: every model on one candidate (fixed models on
+their starts), no overlap, coherency and one connected group (the charge's blocks), and the
+ordered objectives: models in base contact with an enemy model, then models that can fight,
+then the least movement.
+
+Who can fight, as constraints: a model within engagement range of an enemy unit can; so can a
+model beside a friend that anchors it. 9th edition (seed 004): within 1/2" of a friend that
+is itself within 1/2" of an enemy unit. 10th edition: in base contact with a friend that is in
+base contact with an enemy model. (The 9th edition's 1/2" is measured in three dimensions, as
+`chargeopt.geometry.fight` measures it.) `f[p]` (the model on p can fight through a friend)
+holds only if p is used and some anchoring friend spot is used. The objective on a
+placement's `can_fight` count is then exact over the candidates."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from chargeopt.geometry.distance_matrix import edge_distances
+
+from . import candidates as cand
+from .charge import packing_ceiling
+from .close_moves import CloseMove, Goal, marker_footprint, support_pairs
+from .cpsat_blocks import (
+    MOVE_SCALE,
+    Objective,
+    PlacementModel,
+    SolveState,
+    add_coherency,
+    add_no_overlap,
+    assignment,
+    neighbours,
+    solve_ordered,
+)
+from .greedy import greedy_assignment, improve_count, satisfies_all
+from .options import SolveOptions
+
+TOUCH_IN = 0.001
+"""Friends count as in base contact (10th-edition fight support) up to the contact tolerance
+less this margin, so the checker's measure always agrees."""
+
+
+@dataclass
+class CloseAnswer:
+    """The discrete answer: a candidate per model, the stages, and the spots' facts."""
+
+    state: SolveState
+    c: cand.Candidates
+    starts: dict[str, int]
+
+
+def fight_anchors(move: CloseMove, c: cand.Candidates) -> tuple[np.ndarray, np.ndarray]:
+    """(direct, anchor) flags per candidate: a model there can fight on its own (within
+    engagement range of an enemy unit), or lets a friend beside it fight (9th: within the
+    support range of an enemy model; 10th: in base contact with one)."""
+    direct = np.array([bool(e) for e in c.engaged])
+    support = move.rules.fight_support_range_in
+    if support is None:
+        return direct, np.array([bool(t) for t in c.contact])
+    anchor = np.zeros(len(c), bool)
+    for b, base in enumerate(c.base_keys):
+        idx = np.flatnonzero(c.base_of == b)
+        if not len(idx):
+            continue
+        d = edge_distances(base, c.x[idx], c.y[idx], c.facing[idx], move.enemies)
+        dz = np.abs(c.z[idx, None] - np.array([e.z for e in move.enemies])[None, :])
+        near = np.hypot(d, dz) <= support - cand.MARGIN_IN
+        anchor[idx] = near.any(axis=1)
+    return direct, anchor
+
+
+def helpers(move: CloseMove, c: cand.Candidates) -> list[list[int]]:
+    """Per candidate, the candidates whose model would let a model on it fight (see the
+    module docstring)."""
+    rules = move.rules
+    support = rules.fight_support_range_in
+    if support is None:
+        pairs = support_pairs(c, rules.base_contact_tolerance_in - TOUCH_IN, same_level=True)
+    else:
+        pairs = support_pairs(c, support - cand.MARGIN_IN, same_level=False)
+    _, anchor = fight_anchors(move, c)
+    out: list[list[int]] = [[] for _ in range(len(c))]
+    for i, j in pairs:
+        if anchor[j]:
+            out[int(i)].append(int(j))
+        if anchor[i]:
+            out[int(j)].append(int(i))
+    return out
+
+
+def on_objective(move: CloseMove, c: cand.Candidates, goal: Goal) -> np.ndarray:
+    """Candidates within range of the goal's objective marker (all False without one)."""
+    out = np.zeros(len(c), bool)
+    if goal.marker is None:
+        return out
+    marker = marker_footprint(goal.marker)
+    for b, base in enumerate(c.base_keys):
+        idx = np.flatnonzero(c.base_of == b)
+        d = edge_distances(base, c.x[idx], c.y[idx], c.facing[idx], [marker])[:, 0]
+        out[idx] = (d <= move.rules.objective_range_in - cand.MARGIN_IN) & (
+            np.abs(c.z[idx] - marker.z) <= 5.0
+        )
+    return out
+
+
+def build(move: CloseMove, c: cand.Candidates, starts: dict[str, int]):
+    """The placement model with fixed models pinned to their starts; None if some model
+    has nowhere to go."""
+    unit = move.unit
+    classes: dict[int, list[str]] = {}
+    for m in unit.models:
+        if m.id not in move.fixed:
+            classes.setdefault(c.base_keys.index(unit.base_of(m)), []).append(m.id)
+    pm = assignment(c, move.limit_in, classes) if classes else _empty()
+    if pm is None:
+        return None, {}
+    for mid in move.fixed:
+        pinned = pm.model.NewBoolVar(f"fixed[{mid}]")
+        pm.model.Add(pinned == 1)
+        pm.y[starts[mid]] = pinned
+    live = sorted(pm.y)
+    adjacency = neighbours(c, live)
+    add_no_overlap(pm, c)
+    add_coherency(pm, adjacency, move.rules.coherency_neighbours(len(unit.models)))
+    return pm, adjacency
+
+
+def _empty() -> PlacementModel:
+    return PlacementModel(cp_model.CpModel(), {}, {}, {})
+
+
+def _reaching(c: cand.Candidates, move: CloseMove, spots: np.ndarray) -> int:
+    """How many models reach at least one of `spots` within the move: a ceiling on how many
+    can stand on such spots at once."""
+    return sum(
+        1 for m in move.unit.models if ((c.reach[m.id] <= move.limit_in - 1e-6) & spots).any()
+    )
+
+
+def objectives(
+    move: CloseMove,
+    pm: PlacementModel,
+    c: cand.Candidates,
+    goal: Goal,
+    ceilings: dict[str, int],
+):
+    """Base contact, models that can fight, (models on the objective in that mode) and a
+    movement proxy per position; the proven ceilings are posted as bounds, so that CP-SAT
+    stops as soon as it meets one (the least any model needs to get there; the exact
+    assignment of models then minimises the real movement)."""
+    contact = cp_model.LinearExpr.Sum([v for p, v in pm.y.items() if c.contact[p]])
+    direct, _ = fight_anchors(move, c)
+    near = helpers(move, c)
+    terms = []
+    for p, v in pm.y.items():
+        if direct[p]:
+            terms.append(v)
+            continue
+        friends = [pm.y[q] for q in near[p] if q in pm.y]
+        if not friends:
+            continue
+        f = pm.model.NewBoolVar(f"fights[{p}]")
+        pm.model.AddImplication(f, v)
+        pm.model.AddBoolOr([f.Not(), *friends])
+        terms.append(f)
+    fighting = cp_model.LinearExpr.Sum(terms)
+    nearest = np.min(np.vstack(list(c.reach.values())), axis=0)
+    movement = sum(int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items())
+    fightable = direct | np.array([bool(h) for h in near])
+    ceilings = {**ceilings, "can_fight": _reaching(c, move, fightable)}
+    pm.model.Add(contact <= ceilings["base_contact"])
+    pm.model.Add(fighting <= ceilings["can_fight"])
+    out = [
+        Objective("base_contact", contact, True, ceilings["base_contact"]),
+        Objective("can_fight", fighting, True, ceilings["can_fight"]),
+    ]
+    if goal.marker is not None:
+        inside = on_objective(move, c, goal)
+        spots = [v for p, v in pm.y.items() if inside[p]]
+        if not spots:
+            return None
+        pm.model.AddBoolOr(spots)
+        out.append(Objective("on_objective", cp_model.LinearExpr.Sum(spots), True))
+    return [*out, Objective("movement", movement, False, tie_break=True)]
+
+
+def _ceilings(move: CloseMove, c: cand.Candidates, options: SolveOptions) -> dict[str, int]:
+    """Proven upper bounds tried first as feasibility questions: the most models that can
+    stand on contact spots at once (the charge's packing relaxation, every coupling rule but
+    overlap dropped), and no more than reach one."""
+    contact = np.array([bool(t) for t in c.contact])
+    most = _reaching(c, move, contact)
+    packed, _ = packing_ceiling(c, move.view, move.limit_in, options, "contact")
+    return {"base_contact": most if packed is None else min(most, packed)}
+
+
+def _counter(move: CloseMove, c: cand.Candidates, goal: Goal):
+    """The objective values of a placement on candidates (model id -> candidate)."""
+    direct, _ = fight_anchors(move, c)
+    near = helpers(move, c)
+    inside = on_objective(move, c, goal)
+
+    def counts(placed: dict[str, int]) -> dict[str, float]:
+        used = set(placed.values())
+        values = {
+            "base_contact": sum(1 for p in used if c.contact[p]),
+            "can_fight": sum(1 for p in used if direct[p] or any(q in used for q in near[p])),
+        }
+        if goal.marker is not None:
+            values["on_objective"] = sum(1 for p in used if inside[p])
+        return values
+
+    return counts
+
+
+def _local_search(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k: int, counts):
+    """A legal placement at least as good as `placed` (None if `placed` breaks a coupled
+    rule): the charge's local search moves models one by one onto contact spots, then onto
+    engagement spots, keeping every rule; neither count drops, nor does the fight count
+    (the friends who let others fight are in engagement range and stay)."""
+    free = move.untargeted
+    if not satisfies_all(c, free, placed, k):
+        return None
+    placed = improve_count(c, free, placed, move.limit_in, k, c.contact)
+    placed = improve_count(c, free, placed, move.limit_in, k, c.engaged)
+    return placed, counts(placed)
+
+
+def _incumbent(move: CloseMove, c: cand.Candidates, starts, pinned, k: int, counts):
+    """The better of two legal placements improved by local search: everyone where they
+    stand, and the charge's greedy placement (nearest model first, base contact if it can)."""
+    tries = [dict(starts)]
+    greedy = greedy_assignment(c, move.view, move.limit_in)
+    if greedy is not None:
+        tries.append({**greedy, **pinned})
+    found = [f for f in (_local_search(move, c, t, k, counts) for t in tries) if f is not None]
+    return max(found, key=lambda f: (f[1]["base_contact"], f[1]["can_fight"]), default=None)
+
+
+def solve_discrete(
+    move: CloseMove, options: SolveOptions, goal: Goal, deadline: float
+) -> CloseAnswer:
+    """The best placement on the candidates, with every model's start as the hint."""
+    c = move.candidates(options, goal)
+    starts = move.start_spots(c)
+    pm, adjacency = build(move, c, starts)
+    objs = objectives(move, pm, c, goal, _ceilings(move, c, options)) if pm else None
+    if pm is None or objs is None:
+        return CloseAnswer(SolveState(None, [], "INFEASIBLE"), c, starts)
+    k = move.rules.coherency_neighbours(len(move.unit.models))
+    counts = _counter(move, c, goal)
+    pinned = {m: starts[m] for m in move.fixed}
+    incumbent = _incumbent(move, c, starts, pinned, k, counts) if options.use_hint else None
+
+    def improve(placed: dict[str, int]) -> tuple[dict[str, int], dict[str, float]]:
+        placed = {**placed, **pinned}
+        return _local_search(move, c, placed, k, counts) or (placed, counts(placed))
+
+    state = solve_ordered(
+        pm,
+        c,
+        objs,
+        adjacency,
+        roll=move.limit_in,
+        time_limit_s=max(0.05, deadline - time.perf_counter()),
+        seed=options.seed,
+        workers=options.workers,
+        presolve=options.presolve,
+        hint=list((incumbent[0] if incumbent else starts).values()),
+        need_connected=len(move.unit.models) > 1,
+        incumbent=incumbent,
+        improve=improve if options.use_hint else None,
+    )
+    if state.assignment is not None:
+        state.assignment = {**state.assignment, **pinned}
+    return CloseAnswer(state, c, starts)
