@@ -153,6 +153,44 @@ def pairwise(record: dict[str, Any], table: dict[tuple[str, str], Cell]) -> list
     return rows
 
 
+def bound_meets(run: Outcome) -> bool:
+    """Whether a run's proven bound meets its objective: `optimal` (every bound term equals
+    its objective term) or `infeasible` (proven)."""
+    return run["status"] in ("optimal", "infeasible") and not run["failure"]
+
+
+def bounds_table(record: dict[str, Any], table: dict[tuple[str, str], Cell]) -> list[str]:
+    """chargeopt's objective against its proven bound per layout (the worst run's), and on how
+    many layouts every run's bound met its objective."""
+    rows = [
+        "| layout | models | base contact / bound | engaged / bound | bound over | met in runs |",
+        "|---|---|---|---|---|---|",
+    ]
+    met = total = 0
+    for lay in record["layouts"]:
+        cell = table.get((lay["file"], REFERENCE))
+        if cell is None:
+            continue
+        total += 1
+        runs = cell.runs
+        hits = sum(bound_meets(r) for r in runs)
+        met += hits == len(runs)
+        pairs = [("base_contact", "bound"), ("engaged", "engaged_bound")]
+        terms = [agreed([f"{_dash(r.get(a))} / {_dash(r.get(b))}" for r in runs]) for a, b in pairs]
+        scope = agreed([r.get("bound_scope") for r in runs])
+        rows.append(
+            f"| {lay['file']} | {lay['models']} | {terms[0]} | {terms[1]} | {scope} | "
+            f"{hits}/{len(runs)} |"
+        )
+    share = f"{100 * met / total:.0f}%" if total else "—"
+    rows += ["", f"The bound met the objective in every run on {met} of {total} layouts ({share})."]
+    return rows
+
+
+def _dash(value: Any) -> str:
+    return "—" if value is None else str(value)
+
+
 def geometric_mean(values: list[float]) -> float | None:
     values = [v for v in values if v > 0]
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
@@ -261,6 +299,16 @@ def report_markdown(record: dict[str, Any], plots: dict[str, str] | None = None)
         if other == REFERENCE or REFERENCE not in s["methods"]:
             continue
         lines += [f"### chargeopt vs {other}", "", *speed_table(record, table, other), ""]
+    if any(m == REFERENCE for m in s["methods"]):
+        lines += [
+            "## chargeopt's bounds",
+            "",
+            "A bound met means the status is `optimal` (each proven bound equals its objective "
+            "term; over the continuous board when the scope is `continuous`) or `infeasible`.",
+            "",
+            *bounds_table(record, table),
+            "",
+        ]
     wrong = contradictions(record)
     lines += ["## Against what is known", ""]
     lines += [f"- {w}" for w in wrong] if wrong else ["- no answer contradicts the suite"]

@@ -95,6 +95,8 @@ def run_task(task: Task) -> Outcome:
     out["engaged"] = result.objective.get("engaged")
     out["movement_in"] = result.objective.get("movement_in")
     out["bound"] = result.bound.get("base_contact")
+    out["engaged_bound"] = result.bound.get("engaged")
+    out["bound_scope"] = result.stats.get("bound_scope")
     if out["status"] in ANSWER_STATUSES:
         try:
             violations = check_placement(scenario, result.placements, roll=roll)

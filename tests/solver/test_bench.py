@@ -311,3 +311,64 @@ def test_contradictions_of_known_answers() -> None:
         "b highs run 1: a legal answer on a layout known infeasible",
         "a highs run 1: 'infeasible' but an optimum of 6 is known",
     ]
+
+
+def test_bounds_table_counts_layouts_where_every_run_met_its_bound() -> None:
+    """a: both runs optimal (met); b: one run feasible with a bound above its objective (not
+    met). One layout of two: 50%."""
+    runs = [
+        _run(
+            "a",
+            "chargeopt",
+            "optimal",
+            6,
+            1.0,
+            engaged=6,
+            engaged_bound=6,
+            bound_scope="continuous",
+        ),
+        _run(
+            "a",
+            "chargeopt",
+            "optimal",
+            6,
+            1.0,
+            repeat=1,
+            engaged=6,
+            engaged_bound=6,
+            bound_scope="continuous",
+        ),
+        _run(
+            "b",
+            "chargeopt",
+            "optimal",
+            9,
+            2.0,
+            engaged=9,
+            engaged_bound=9,
+            bound_scope="continuous",
+        ),
+        _run(
+            "b",
+            "chargeopt",
+            "feasible",
+            9,
+            2.0,
+            repeat=1,
+            bound=10,
+            engaged=9,
+            engaged_bound=10,
+            bound_scope="candidates",
+        ),
+    ]
+    record = _record(runs, [_layout("a", 10), _layout("b", 20)])
+    from chargeopt.solver.bench_report import bounds_table, cells
+
+    assert bounds_table(record, cells(record)) == [
+        "| layout | models | base contact / bound | engaged / bound | bound over | met in runs |",
+        "|---|---|---|---|---|---|",
+        "| a | 10 | 6 / 6 | 6 / 6 | continuous | 2/2 |",
+        "| b | 20 | 9 / 9, 9 / 10 | 9 / 9, 9 / 10 | continuous, candidates | 1/2 |",
+        "",
+        "The bound met the objective in every run on 1 of 2 layouts (50%).",
+    ]
