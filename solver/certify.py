@@ -1,6 +1,7 @@
-"""Certify a charge's answer on the continuous board with the cell relaxation: the proven
-upper bound of each objective term (`optimal` only when it meets the objective), a proof with
-a second solver's confirmation where no placement exists, and a proof for the minimum roll."""
+"""Certify a charge's answer on the continuous board with the straight-line ceilings and the
+cell relaxation: the proven upper bound of each objective term (`optimal` only when it meets
+the objective), a proof with a second solver's confirmation where no placement exists, and a
+proof for the minimum roll."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from chargeopt.geometry import Battlefield
 from chargeopt.models import Result, Scenario, Status
 
 from .cells import EPS_IN
+from .contact_bound import straight_line_ceilings
 from .options import SolveOptions
 from .relaxation import MIN_ARC_IN, MIN_SIDE_IN
 from .relaxation_solve import Verdict, bound, prove
@@ -56,20 +58,29 @@ def certify(
     min_roll_share = 0.15 if result.min_roll is not None else 0.0
     if moved:
         found = {t: int(result.objective[t]) for t in ("base_contact", "engaged")}
-        cap = started + max(BOUND_MIN_S, BOUND_SHARE * options.time_limit_s)
-        end = min(deadline - min_roll_share * seconds, cap)
-        v = bound(z, roll if roll is not None else dice_max, board, found, end, **run)
-        stats["relaxation"].update(_facts(v))
-        proven = {"base_contact": v.contact_bound, "engaged": v.engaged_bound}
+        at = roll if roll is not None else dice_max
+        proven = straight_line_ceilings(scenario, at)
+        stats["straight_line_bound"] = dict(proven)
         stats["candidate_bound"] = dict(result.bound)
-        closed = all(proven[t] is not None and proven[t] <= found[t] for t in found)
-        n = len(scenario.acting_unit.models)
-        update["bound"] = {t: (b if b is not None else n) for t, b in proven.items()}
-        if v.notes.get("timeout"):
-            stats["relaxation"]["timeout"] = True
-        if v.status == "infeasible":
-            stats["relaxation_contradiction"] = "relaxation infeasible beside a legal placement"
-            closed = False
+        closed = all(proven[t] <= found[t] for t in found)
+        if closed:
+            stats["relaxation"]["verdict"] = "not run: the straight-line bound meets the objective"
+        else:
+            cap = started + max(BOUND_MIN_S, BOUND_SHARE * options.time_limit_s)
+            end = min(deadline - min_roll_share * seconds, cap)
+            v = bound(z, at, board, found, end, **run)
+            stats["relaxation"].update(_facts(v))
+            relaxed = {"base_contact": v.contact_bound, "engaged": v.engaged_bound}
+            proven = {
+                t: min(b, relaxed[t]) if relaxed[t] is not None else b for t, b in proven.items()
+            }
+            closed = all(proven[t] <= found[t] for t in found)
+            if v.notes.get("timeout"):
+                stats["relaxation"]["timeout"] = True
+            if v.status == "infeasible":
+                stats["relaxation_contradiction"] = "relaxation infeasible beside a legal placement"
+                closed = False
+        update["bound"] = proven
         stats["bound_scope"] = "continuous" if closed else "candidates"
         update["status"] = Status.OPTIMAL if closed else Status.FEASIBLE
     elif result.status == Status.UNKNOWN:

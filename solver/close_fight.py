@@ -29,13 +29,16 @@ from .cpsat_blocks import (
     Objective,
     PlacementModel,
     SolveState,
+    StageOutcome,
     add_coherency,
     add_no_overlap,
+    assign_models,
     assignment,
     neighbours,
     solve_ordered,
 )
-from .greedy import greedy_assignment, improve_count, satisfies_all
+from .greedy import _local_search as first_improvement
+from .greedy import best_completion, greedy_assignment, improve_count, satisfies_all
 from .options import SolveOptions
 
 TOUCH_IN = 0.001
@@ -110,10 +113,7 @@ def build(move: CloseMove, c: cand.Candidates, starts: dict[str, int]):
     """The placement model with fixed models pinned to their starts; None if some model
     has nowhere to go."""
     unit = move.unit
-    classes: dict[int, list[str]] = {}
-    for m in unit.models:
-        if m.id not in move.fixed:
-            classes.setdefault(c.base_keys.index(unit.base_of(m)), []).append(m.id)
+    classes = _classes(move, c)
     pm = assignment(c, move.limit_in, classes) if classes else _empty()
     if pm is None:
         return None, {}
@@ -126,6 +126,15 @@ def build(move: CloseMove, c: cand.Candidates, starts: dict[str, int]):
     add_no_overlap(pm, c)
     add_coherency(pm, adjacency, move.rules.coherency_neighbours(len(unit.models)))
     return pm, adjacency
+
+
+def _classes(move: CloseMove, c: cand.Candidates) -> dict[int, list[str]]:
+    """The models that may move, by the index of their base among the candidates' bases."""
+    classes: dict[int, list[str]] = {}
+    for m in move.unit.models:
+        if m.id not in move.fixed:
+            classes.setdefault(c.base_keys.index(move.unit.base_of(m)), []).append(m.id)
+    return classes
 
 
 def _empty() -> PlacementModel:
@@ -169,8 +178,6 @@ def objectives(
     fighting = cp_model.LinearExpr.Sum(terms)
     nearest = np.min(np.vstack(list(c.reach.values())), axis=0)
     movement = sum(int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items())
-    fightable = direct | np.array([bool(h) for h in near])
-    ceilings = {**ceilings, "can_fight": _reaching(c, move, fightable)}
     pm.model.Add(contact <= ceilings["base_contact"])
     pm.model.Add(fighting <= ceilings["can_fight"])
     out = [
@@ -187,77 +194,167 @@ def objectives(
     return [*out, Objective("movement", movement, False, tie_break=True)]
 
 
-def _ceilings(move: CloseMove, c: cand.Candidates, options: SolveOptions) -> dict[str, int]:
+def _ceilings(
+    move: CloseMove, c: cand.Candidates, options: SolveOptions
+) -> tuple[dict[str, int], dict[str, int]]:
     """Proven upper bounds tried first as feasibility questions: the most models that can
     stand on contact spots at once (the charge's packing relaxation, every coupling rule but
-    overlap dropped), and no more than reach one."""
+    overlap dropped), and no more than reach one; no more models can fight than reach a spot
+    where one could. Also the packing's placement of its contacts (a start for a heuristic)."""
     contact = np.array([bool(t) for t in c.contact])
     most = _reaching(c, move, contact)
-    packed, _ = packing_ceiling(c, move.view, move.limit_in, options, "contact")
-    return {"base_contact": most if packed is None else min(most, packed)}
-
-
-def _counter(move: CloseMove, c: cand.Candidates, goal: Goal):
-    """The objective values of a placement on candidates (model id -> candidate)."""
+    packed, placed = packing_ceiling(c, move.view, move.limit_in, options, "contact")
     direct, _ = fight_anchors(move, c)
-    near = helpers(move, c)
-    inside = on_objective(move, c, goal)
+    fightable = direct | np.array([bool(h) for h in helpers(move, c)])
+    ceilings = {
+        "base_contact": most if packed is None else min(most, packed),
+        "can_fight": _reaching(c, move, fightable),
+    }
+    return ceilings, placed
 
-    def counts(placed: dict[str, int]) -> dict[str, float]:
+
+class _Scorer:
+    """The objective values of a placement on candidates (model id -> candidate), and the
+    spots where a model could fight beside the others of a placement."""
+
+    def __init__(self, move: CloseMove, c: cand.Candidates, goal: Goal) -> None:
+        self.c = c
+        self.direct, _ = fight_anchors(move, c)
+        self.near = helpers(move, c)
+        self.inside = on_objective(move, c, goal) if goal.marker is not None else None
+
+    def counts(self, placed: dict[str, int]) -> dict[str, float]:
         used = set(placed.values())
+        contact = self.c.contact
         values = {
-            "base_contact": sum(1 for p in used if c.contact[p]),
-            "can_fight": sum(1 for p in used if direct[p] or any(q in used for q in near[p])),
+            "base_contact": sum(1 for p in used if contact[p]),
+            "can_fight": sum(
+                1 for p in used if self.direct[p] or any(q in used for q in self.near[p])
+            ),
         }
-        if goal.marker is not None:
-            values["on_objective"] = sum(1 for p in used if inside[p])
+        if self.inside is not None:
+            values["on_objective"] = sum(1 for p in used if self.inside[p])
         return values
 
-    return counts
+    def key(self, placed: dict[str, int]) -> tuple[float, ...]:
+        """The counts in the objectives' order, to compare placements lexicographically."""
+        return tuple(self.counts(placed).values())
+
+    def fightable(self, placed: dict[str, int]) -> np.ndarray:
+        """Spots where a model can fight with the others of `placed` where they stand."""
+        used = set(placed.values())
+        beside = np.array([any(q in used for q in near) for near in self.near], bool)
+        return self.direct | beside
 
 
-def _local_search(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k: int, counts):
+def _local_search(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k: int, score):
     """A legal placement at least as good as `placed` (None if `placed` breaks a coupled
     rule): the charge's local search moves models one by one onto contact spots, then onto
-    engagement spots, keeping every rule; neither count drops, nor does the fight count
-    (the friends who let others fight are in engagement range and stay)."""
+    engagement spots, then onto spots where they can fight beside a friend, keeping every
+    rule, while the counts (in the objectives' order) improve."""
     free = move.untargeted
     if not satisfies_all(c, free, placed, k):
         return None
-    placed = improve_count(c, free, placed, move.limit_in, k, c.contact)
-    placed = improve_count(c, free, placed, move.limit_in, k, c.engaged)
-    return placed, counts(placed)
+    best = score.key(placed)
+    while True:
+        trial = improve_count(c, free, placed, move.limit_in, k, c.contact)
+        trial = improve_count(c, free, trial, move.limit_in, k, c.engaged)
+        trial = improve_count(c, free, trial, move.limit_in, k, score.fightable(trial))
+        if score.key(trial) <= best:
+            return placed, score.counts(placed)
+        placed, best = trial, score.key(trial)
 
 
-def _incumbent(move: CloseMove, c: cand.Candidates, starts, pinned, k: int, counts):
-    """The better of two legal placements improved by local search: everyone where they
-    stand, and the charge's greedy placement (nearest model first, base contact if it can)."""
+def _incumbent(move: CloseMove, c: cand.Candidates, starts, pinned, packed, k: int, score):
+    """The best of three legal placements improved by local search: everyone where they
+    stand, the charge's greedy placement (nearest model first, base contact if it can), and
+    the completion of the packing relaxation's contacts (the charge's `best_completion`)."""
     tries = [dict(starts)]
     greedy = greedy_assignment(c, move.view, move.limit_in)
     if greedy is not None:
         tries.append({**greedy, **pinned})
-    found = [f for f in (_local_search(move, c, t, k, counts) for t in tries) if f is not None]
-    return max(found, key=lambda f: (f[1]["base_contact"], f[1]["can_fight"]), default=None)
+    completed = best_completion(c, move.view, move.limit_in, {**packed, **pinned}, k)
+    if completed is not None:
+        tries.append({**completed, **pinned})
+    found = [f for f in (_local_search(move, c, t, k, score) for t in tries) if f is not None]
+    return max(found, key=lambda f: tuple(f[1].values()), default=None)
+
+
+def _shorten(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k: int, score):
+    """The least-movement tie break as a local search (the charge's, when its incumbent
+    meets every ceiling): move one model at a time, longest move first, to a spot it reaches
+    with a shorter move, keeping every rule and every count; then give the spots to the
+    models by least total movement (the spots, not the models, decide every rule and count),
+    and repeat while that shortens the moves."""
+    floor = score.key(placed)
+    classes = _classes(move, c)
+    pinned = {mid: p for mid, p in placed.items() if mid in move.fixed}
+
+    def longest_first(current: dict[str, int]) -> list[str]:
+        return sorted(current, key=lambda mid: -c.reach[mid][current[mid]])
+
+    def shorter(current: dict[str, int], mid: str):
+        lengths = c.reach[mid]
+        spots = np.flatnonzero(lengths < lengths[current[mid]] - 0.01)
+        for q in spots[np.argsort(lengths[spots], kind="stable")]:
+            if score.key({**current, mid: int(q)}) >= floor:
+                yield int(q)
+
+    def moved(current: dict[str, int]) -> float:
+        return sum(c.reach[mid][p] for mid, p in current.items())
+
+    while True:
+        placed = first_improvement(c, move.untargeted, placed, k, longest_first, shorter)
+        matched = assign_models(c, list(placed.values()), classes, pinned, move.limit_in)
+        if moved(matched) >= moved(placed) - 0.01:
+            return placed
+        placed = matched
+
+
+def _settled(
+    move: CloseMove, c: cand.Candidates, incumbent, ceilings: dict[str, int], k: int, score
+) -> SolveState:
+    """The answer when the incumbent meets every proven ceiling: optimal without CP-SAT,
+    then the least movement by local search."""
+    t0 = time.perf_counter()
+    placed = _shorten(move, c, incumbent[0], k, score)
+    moved = sum(c.reach[mid][p] for mid, p in placed.items())
+    stages = [StageOutcome(n, float(v), float(v), "OPTIMAL", 0.0) for n, v in ceilings.items()]
+    stages.append(
+        StageOutcome("movement", moved * MOVE_SCALE, 0.0, "LOCAL_SEARCH", time.perf_counter() - t0)
+    )
+    return SolveState(placed, stages, "OPTIMAL")
 
 
 def solve_discrete(
     move: CloseMove, options: SolveOptions, goal: Goal, deadline: float
 ) -> CloseAnswer:
-    """The best placement on the candidates, with every model's start as the hint."""
+    """The best placement on the candidates, with every model's start as the hint. When a
+    heuristic placement meets every proven ceiling (toward the enemy), no CP-SAT model is
+    built."""
     c = move.candidates(options, goal)
     starts = move.start_spots(c)
+    k = move.rules.coherency_neighbours(len(move.unit.models))
+    score = _Scorer(move, c, goal)
+    pinned = {m: starts[m] for m in move.fixed}
+    ceilings, packed = _ceilings(move, c, options)
+    incumbent = None
+    if options.use_hint:
+        incumbent = _incumbent(move, c, starts, pinned, packed, k, score)
+    if (
+        incumbent is not None
+        and goal.marker is None
+        and all(incumbent[1][n] >= v for n, v in ceilings.items())
+    ):
+        return CloseAnswer(_settled(move, c, incumbent, ceilings, k, score), c, starts)
     pm, adjacency = build(move, c, starts)
-    objs = objectives(move, pm, c, goal, _ceilings(move, c, options)) if pm else None
+    objs = objectives(move, pm, c, goal, ceilings) if pm else None
     if pm is None or objs is None:
         return CloseAnswer(SolveState(None, [], "INFEASIBLE"), c, starts)
-    k = move.rules.coherency_neighbours(len(move.unit.models))
-    counts = _counter(move, c, goal)
-    pinned = {m: starts[m] for m in move.fixed}
-    incumbent = _incumbent(move, c, starts, pinned, k, counts) if options.use_hint else None
 
     def improve(placed: dict[str, int]) -> tuple[dict[str, int], dict[str, float]]:
         placed = {**placed, **pinned}
-        return _local_search(move, c, placed, k, counts) or (placed, counts(placed))
+        return _local_search(move, c, placed, k, score) or (placed, score.counts(placed))
 
     state = solve_ordered(
         pm,

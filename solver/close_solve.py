@@ -139,7 +139,12 @@ def _with_fights(move: CloseMove, placements: tuple[Placement, ...]) -> tuple[Pl
 
 
 def _as_placements(poses: dict[str, Pose]) -> list[Placement]:
-    return [Placement(model=mid, x=p.x, y=p.y, z=p.z, facing=p.facing) for mid, p in poses.items()]
+    """The poses as the result will report them (rounded as `_placements` rounds), so that a
+    model polished to the very edge of a fight range is measured as it will be reported."""
+    return [
+        Placement(model=mid, x=round(p.x, 6), y=round(p.y, 6), z=round(p.z, 6), facing=p.facing)
+        for mid, p in poses.items()
+    ]
 
 
 def _keeps(move: CloseMove, goal: Goal, poses: dict[str, Pose]) -> Callable[..., bool]:

@@ -1,7 +1,9 @@
-"""A closed-form ceiling on base contacts: no more round bases of radius r can touch a round
-base of radius R than floor(pi / asin(r / (R + r))), and a model touches only target models
-it can reach. A bipartite flow of models to target models under those capacities bounds
-every legal placement's base contact count from above, in milliseconds."""
+"""Closed-form ceilings on base contacts and engagement: no more round bases of radius r can
+touch a round base of radius R than floor(pi / asin(r / (R + r))), and a model touches only
+target models it can reach. A bipartite flow of models to target models under those
+capacities bounds every legal placement's base contact count from above, in milliseconds.
+Measured with straight lines instead of the candidates' paths, the same ceilings hold
+anywhere on the table."""
 
 from __future__ import annotations
 
@@ -27,12 +29,47 @@ def kissing_capacity(target_radius_in: float, mover_radius_in: float, tolerance_
 
 
 def contact_capacity_ceiling(c: Candidates, scenario: Scenario, roll: float) -> int:
-    """Upper bound on the models of the acting unit that can end in base contact at `roll`."""
-    unit = scenario.acting_unit
+    """Upper bound on the models of the acting unit that can end in base contact at `roll`
+    on the candidates."""
     reachable: dict[str, set[str]] = {}
-    for m in unit.models:
+    for m in scenario.acting_unit.models:
         spots = np.flatnonzero(c.reach[m.id] <= roll - 1e-6)
         reachable[m.id] = {t for p in spots for t in c.contact[p]}
+    return _capacity_flow(scenario, reachable)
+
+
+def straight_line_ceilings(scenario: Scenario, roll: float) -> dict[str, int]:
+    """Upper bounds on the models of the acting unit that can end in base contact and within
+    engagement range of a target model at `roll`, anywhere on the table: a model's centre
+    moves no further than the roll, so it can touch a target model only if their centres
+    start within the roll plus both circumradii plus the contact tolerance apart
+    (horizontally), and come within engagement range only if they start within that plus the
+    range. Walls, floors and every coupled rule are ignored, so both stay upper bounds."""
+    unit, rules = scenario.acting_unit, scenario.rules
+    slack = rules.base_contact_tolerance_in + 1e-6
+    targets = [
+        (t, u.base_of(t))
+        for tid in scenario.action.targets
+        for u in [scenario.unit_by_id[tid]]
+        for t in u.models
+    ]
+    touch: dict[str, set[str]] = {}
+    engaged = 0
+    for m in unit.models:
+        radius = unit.base_of(m).circumradius_in
+        gaps = {
+            t.id: math.hypot(t.x - m.x, t.y - m.y) - radius - base.circumradius_in
+            for t, base in targets
+        }
+        touch[m.id] = {t for t, gap in gaps.items() if gap <= roll + slack}
+        engaged += any(gap <= roll + rules.engagement_range_in + slack for gap in gaps.values())
+    return {"base_contact": _capacity_flow(scenario, touch), "engaged": engaged}
+
+
+def _capacity_flow(scenario: Scenario, reachable: dict[str, set[str]]) -> int:
+    """Most models matched to target models they reach, each target model taking no more
+    than the kissing capacity of its base (round bases only; others are not capped)."""
+    unit = scenario.acting_unit
     movers = [unit.base_of(m) for m in unit.models]
     all_round = all(isinstance(b, RoundBase) for b in movers)
     smallest = min((b.radius_in for b in movers), default=0.0) if all_round else 0.0

@@ -14,7 +14,11 @@ from chargeopt.models import Scenario
 from chargeopt.solver import candidates as cand
 from chargeopt.solver import load_scenario
 from chargeopt.solver.charge import packing_ceiling
-from chargeopt.solver.contact_bound import contact_capacity_ceiling, kissing_capacity
+from chargeopt.solver.contact_bound import (
+    contact_capacity_ceiling,
+    kissing_capacity,
+    straight_line_ceilings,
+)
 from chargeopt.solver.greedy import best_completion, greedy_packing, satisfies_all
 from chargeopt.solver.options import SolveOptions
 
@@ -63,8 +67,9 @@ def test_kissing_capacity_of_equal_and_unequal_bases() -> None:
 )
 @given(charges())
 def test_ceilings_never_below_a_legal_placement(scenario: Scenario) -> None:
-    """Both contact ceilings are at least the contacts of any legal placement found."""
+    """Every contact ceiling is at least the contacts of any legal placement found."""
     found, ceiling, quick = _legal_contacts(scenario, SolveOptions(roll_table=False))
     if ceiling is not None:
         assert ceiling >= found
     assert quick >= found
+    assert straight_line_ceilings(scenario, scenario.action.roll)["base_contact"] >= found
