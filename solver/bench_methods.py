@@ -13,7 +13,14 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from chargeopt.models import Result, ResultAction, Scenario, Status
+from chargeopt.models import (
+    ActionKind,
+    Result,
+    ResultAction,
+    Scenario,
+    Status,
+    UnsupportedRuleError,
+)
 
 from .api import solve
 from .baseline import solve_greedy
@@ -22,7 +29,8 @@ from .cpsat_blocks import add_connectivity_cuts, assign_models, components
 from .highs import solve_with_highs
 from .options import SolveOptions
 
-Method = Callable[[Scenario, int, float, int], Result]
+Method = Callable[[Scenario, int | None, float, int], Result]
+"""(scenario, roll or None for a move without one, time limit, seed) -> result."""
 
 
 def _options(time_limit_s: float, seed: int, roll: int, **changes: object) -> SolveOptions:
@@ -58,6 +66,8 @@ def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Resu
     """Most models in base contact by HiGHS on the charge model at `roll`; a disconnected
     answer adds the charge solver's connectivity cuts and solves again. `optimal` means
     HiGHS proved the first stage's optimum; `infeasible` means on these candidates."""
+    if scenario.action.kind != ActionKind.CHARGE:
+        raise UnsupportedRuleError(f"the highs method only charges, not '{scenario.action.kind}'")
     t0 = time.perf_counter()
     deadline = t0 + time_limit_s
     c, pm, adjacency, contact = contact_model(scenario, roll, _options(time_limit_s, seed, roll))

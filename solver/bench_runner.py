@@ -15,7 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from chargeopt.models import ChargeoptError
+from chargeopt.models import ActionKind, ChargeoptError
 
 from .bench_suite import Suite, size_class
 
@@ -78,8 +78,8 @@ def run_task(task: Task) -> Outcome:
         scenario = load_scenario(task.path)
         out["models"] = len(scenario.acting_unit.models)
         roll = scenario.action.roll
-        if roll is None:
-            raise ChargeoptError(f"{task.file}: a benchmark layout needs action.roll")
+        if roll is None and scenario.action.kind == ActionKind.CHARGE:
+            raise ChargeoptError(f"{task.file}: a benchmark charge needs action.roll")
         t0 = time.perf_counter()
         result = METHODS[task.method](scenario, roll, task.time_limit_s, task.seed)
         out["seconds"] = time.perf_counter() - t0

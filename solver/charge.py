@@ -14,7 +14,7 @@ from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenari
 
 from . import candidates as cand
 from .certify import certify
-from .contact_bound import contact_capacity_ceiling
+from .contact_bound import contact_capacity_ceiling, straight_line_ceilings
 from .cpsat_blocks import (
     MOVE_SCALE,
     Objective,
@@ -225,7 +225,10 @@ def _solve_at(
         hint = list(incumbent[0].values())
     engaged_ceiling = n
     if full and (incumbent is None or incumbent[1]["engaged"] < n):
-        engaged_ceiling = packing_ceiling(c, scenario, roll, options, "engaged")[0] or n
+        engaged_ceiling = straight_line_ceilings(scenario, roll)["engaged"]
+        if incumbent is None or incumbent[1]["engaged"] < engaged_ceiling:
+            packed_engaged = packing_ceiling(c, scenario, roll, options, "engaged")[0]
+            engaged_ceiling = min(engaged_ceiling, packed_engaged or n)
     if incumbent is not None and ceiling is not None and incumbent[1]["base_contact"] >= ceiling:
         settled = [StageOutcome("base_contact", ceiling, ceiling, "OPTIMAL", 0.0)]
         if not full:
@@ -245,8 +248,11 @@ def _solve_at(
     if pm is None:
         return SolveState(None, [], "INFEASIBLE")
     contact, engaged, movement = _objectives(pm, c)
+    if not feasibility and ceiling is not None:
+        pm.model.Add(contact <= ceiling)
     objectives = [Objective("base_contact", contact, True, ceiling)]
     if full:
+        pm.model.Add(engaged <= engaged_ceiling)
         objectives += [
             Objective("engaged", engaged, True, engaged_ceiling),
             Objective("movement", movement, False, tie_break=True),

@@ -522,6 +522,8 @@ def _stage(pm: PlacementModel, runner: _Runner, obj: Objective, budget: float, f
     bound = float(solver.BestObjectiveBound())
     if obj.maximise and obj.ceiling is not None:
         bound = min(bound, float(obj.ceiling))
+        if value >= bound:
+            status = "OPTIMAL"
     return status, used, solver, value, bound
 
 
