@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 
 from chargeopt.geometry import Battlefield
-from chargeopt.models import Result, Scenario, Status
+from chargeopt.models import Result, RoundBase, Scenario, Status
 
 from .cells import EPS_IN
-from .contact_bound import straight_line_ceilings
+from .contact_bound import farthest_target, roll_lower_bound, straight_line_ceilings
 from .options import SolveOptions
 from .relaxation import MIN_ARC_IN, MIN_SIDE_IN
 from .relaxation_solve import Verdict, bound, prove
@@ -24,6 +24,8 @@ BOUND_SHARE, BOUND_MIN_S = 0.25, 2.0
 """Beside a legal placement, the bound gets at most this share of the time limit (at least
 `BOUND_MIN_S`): a bound that does not close quickly rarely closes later (measured on the
 benchmark suites), and a placement should not wait on it."""
+STRAIGHT_SLACK_IN = 1e-5
+"""A straight-line proof must clear the checker's own slack on the roll and the range."""
 MIN_ROLL_SHARE = 0.1
 """The proof for the roll below the minimum gets at most this share of the time limit (at
 least `MIN_ROLL_S`): a roll whose reach just touches engagement range cannot be disproved by a
@@ -93,7 +95,12 @@ def certify(
             update["proof"] = explain(v, z, scenario, at)
     elif result.status == Status.INFEASIBLE:
         stats["proof_confirmed_by"] = ["shapely"]
-    if result.min_roll is not None and result.min_roll - 1 >= scenario.rules.charge_dice:
+    straight = _straight_line_min_roll_proof(scenario, result.min_roll)
+    if straight is not None:
+        stats["min_roll_proven"] = True
+        stats["min_roll_proof"] = straight
+        stats["min_roll_proof_confirmed_by"] = ["straight line"]
+    elif result.min_roll is not None and result.min_roll - 1 >= scenario.rules.charge_dice:
         below = result.min_roll - 1
         now = time.perf_counter()
         end = min(deadline, now + MIN_ROLL_SHARE * options.time_limit_s)
@@ -110,6 +117,30 @@ def certify(
     stats["relaxation"]["seconds"] = round(spent, 3)
     stats["seconds"] = round(float(stats.get("seconds", 0.0)) + spent, 3)
     return result.model_copy(update=update)
+
+
+def _straight_line_min_roll_proof(scenario: Scenario, min_roll: int | None) -> str | None:
+    """Why one less than the minimum roll fails, when a straight line already shows it: some
+    target is farther from every charging model than that roll plus engagement range. Round
+    charging bases only (a turning oval or hull can reach past its footprint)."""
+    unit = scenario.acting_unit
+    dice = scenario.rules.charge_dice
+    if min_roll is None or min_roll - 1 < dice or min_roll > roll_lower_bound(scenario):
+        return None
+    if not all(isinstance(unit.base_of(m), RoundBase) for m in unit.models):
+        return None
+    below = min_roll - 1
+    tid, gap = farthest_target(scenario)
+    er = scenario.rules.engagement_range_in
+    if gap <= below + er + STRAIGHT_SLACK_IN:
+        return None
+    digits = next((d for d in range(2, 7) if round(gap, d) > below + er), 6)
+    return (
+        f"No legal placement of {unit.id} exists with a roll of {below}: {tid} is "
+        f'{gap:.{digits}f}" '
+        f'away edge to edge in a straight line, more than the roll allows ({below:.2f}" plus '
+        f'{er:g}" engagement range).'
+    )
 
 
 def _record_proof(v: Verdict, stats: dict[str, object]) -> None:

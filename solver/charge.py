@@ -3,7 +3,6 @@ then the least movement, subject to coherency, engagement of every target and of
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -14,7 +13,7 @@ from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenari
 
 from . import candidates as cand
 from .certify import certify
-from .contact_bound import contact_capacity_ceiling, straight_line_ceilings
+from .contact_bound import contact_capacity_ceiling, roll_lower_bound, straight_line_ceilings
 from .cpsat_blocks import (
     MOVE_SCALE,
     Objective,
@@ -297,26 +296,6 @@ def _best_legal(c, scenario, starts, k):
         if best is None or key > (best[1]["base_contact"], best[1]["engaged"]):
             best = (start, values)
     return best
-
-
-def roll_lower_bound(scenario: Scenario) -> int:
-    """No roll below this can succeed: some target is farther (edge to edge, straight line)
-    from every charging model than the roll plus engagement range."""
-    unit = scenario.acting_unit
-    er = scenario.rules.engagement_range_in
-    worst = 0.0
-    for tid in scenario.action.targets:
-        target = scenario.unit_by_id[tid]
-        nearest = min(
-            edge_distance(
-                Footprint(unit.base_of(m), m.x, m.y, m.z, m.facing),
-                Footprint(target.base_of(t), t.x, t.y, t.z, t.facing),
-            )
-            for m in unit.models
-            for t in target.models
-        )
-        worst = max(worst, nearest - er)
-    return max(0, math.ceil(worst - 1e-9))
 
 
 def _sweep(c, scenario, options, rolls: range, deadline: float, previous=None):

@@ -12,6 +12,7 @@ import math
 import networkx as nx
 import numpy as np
 
+from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.models import RoundBase, Scenario
 
 from .candidates import Candidates
@@ -92,3 +93,31 @@ def _capacity_flow(scenario: Scenario, reachable: dict[str, set[str]]) -> int:
     if "source" not in graph or "sink" not in graph:
         return 0
     return int(nx.maximum_flow_value(graph, "source", "sink"))
+
+
+def farthest_target(scenario: Scenario) -> tuple[str, float]:
+    """The target unit farthest from the charging unit, and its distance: the smallest edge
+    to edge distance (horizontal, straight line) between one of its models and a charging
+    model."""
+    unit = scenario.acting_unit
+    gaps = {
+        tid: min(
+            edge_distance(
+                Footprint(unit.base_of(m), m.x, m.y, m.z, m.facing),
+                Footprint(target.base_of(t), t.x, t.y, t.z, t.facing),
+            )
+            for m in unit.models
+            for t in target.models
+        )
+        for tid in scenario.action.targets
+        for target in [scenario.unit_by_id[tid]]
+    }
+    tid = max(gaps, key=lambda t: (gaps[t], t))
+    return tid, gaps[tid]
+
+
+def roll_lower_bound(scenario: Scenario) -> int:
+    """No roll below this can succeed: some target is farther (edge to edge, straight line)
+    from every charging model than the roll plus engagement range."""
+    _, gap = farthest_target(scenario)
+    return max(0, math.ceil(gap - scenario.rules.engagement_range_in - 1e-9))

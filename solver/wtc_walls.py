@@ -19,7 +19,8 @@ from chargeopt.geometry import Battlefield
 from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenario, Status
 
 from . import wtc_candidates as wallc
-from .charge import packing_ceiling, roll_lower_bound, solve_charge
+from .charge import packing_ceiling, solve_charge
+from .contact_bound import roll_lower_bound
 from .cpsat_blocks import (
     MOVE_SCALE,
     Objective,
