@@ -189,7 +189,7 @@ def build(
     engaging = _engagement(m, z, cells, polys, occ, lit)
     _in_time(deadline)
     if lit("overlap") is not None:
-        _overlap(m, z, cells, count, lit("overlap"))
+        _overlap(m, z, cells, count, lit("overlap"), deadline)
     _in_time(deadline)
     if z.k > 0 and lit("coherency") is not None:
         _coherency(m, z, cells, polys, count, occ, lit("coherency"), deadline)
@@ -329,7 +329,7 @@ def _covering(parts: np.ndarray, bad: dict[str, object]) -> list[tuple[np.ndarra
     return out
 
 
-def _overlap(m, z: Zones, cells: Cells, count, on) -> None:
+def _overlap(m, z: Zones, cells: Cells, count, on, deadline: float | None = None) -> None:
     """Bases of the unit may not overlap: a set of cells whose union is narrower than
     `overlap_in` holds one model at most (windows of consecutive ring sectors, disks around
     anchors); a cell holds no more than the bases whose centres fit in it; and no more round
@@ -360,6 +360,7 @@ def _overlap(m, z: Zones, cells: Cells, count, on) -> None:
         sets = [sector[mine & (layer == lv)] for lv in levels]
         sets += [sector[mine & np.isin(layer, pair)] for pair in itertools.combinations(levels, 2)]
         for ring in sets:
+            _in_time(deadline)
             ring = ring[np.argsort(cells.shape[ring, 2])]
             for window in _windows(cells, ring, spacing):
                 if len(window) > 1 and window not in posted:
@@ -375,9 +376,11 @@ def _overlap(m, z: Zones, cells: Cells, count, on) -> None:
     gx, gy = np.arange(lo[0], hi[0] + step, step), np.arange(lo[1], hi[1] + step, step)
     anchors = np.array(np.meshgrid(gx, gy)).reshape(2, -1).T
     near = points_near(anchors, centres[:, 0], centres[:, 1], rho)
-    for a, members in zip(anchors, near, strict=True):
+    for i, (a, members) in enumerate(zip(anchors, near, strict=True)):
         if len(members) < 2:
             continue
+        if i % 256 == 0:
+            _in_time(deadline)
         corners = cells.corners[small[members]]
         far = np.hypot(corners[:, :, 0] - a[0], corners[:, :, 1] - a[1]).max(axis=1)
         inside = tuple(int(c) for c in small[members][far < rho])
