@@ -11,7 +11,12 @@ from chargeopt.geometry import Battlefield
 from chargeopt.models import Result, RoundBase, Scenario, Status
 
 from .cells import EPS_IN
-from .contact_bound import farthest_target, roll_lower_bound, straight_line_ceilings
+from .contact_bound import (
+    engagement_reach_in,
+    farthest_target,
+    roll_lower_bound,
+    straight_line_ceilings,
+)
 from .options import SolveOptions
 from .relaxation import MIN_ARC_IN, MIN_SIDE_IN
 from .relaxation_solve import Verdict, bound, prove
@@ -131,7 +136,7 @@ def _straight_line_min_roll_proof(scenario: Scenario, min_roll: int | None) -> s
         return None
     below = min_roll - 1
     tid, gap = farthest_target(scenario)
-    er = scenario.rules.engagement_range_in
+    er = engagement_reach_in(scenario)
     if gap <= below + er + STRAIGHT_SLACK_IN:
         return None
     digits = next((d for d in range(2, 7) if round(gap, d) > below + er), 6)

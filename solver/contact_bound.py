@@ -13,7 +13,7 @@ import networkx as nx
 import numpy as np
 
 from chargeopt.geometry import Footprint, edge_distance
-from chargeopt.models import RoundBase, Scenario
+from chargeopt.models import RoundBase, Scenario, TerrainKind
 
 from .candidates import Candidates
 
@@ -63,7 +63,7 @@ def straight_line_ceilings(scenario: Scenario, roll: float) -> dict[str, int]:
             for t, base in targets
         }
         touch[m.id] = {t for t, gap in gaps.items() if gap <= roll + slack}
-        engaged += any(gap <= roll + rules.engagement_range_in + slack for gap in gaps.values())
+        engaged += any(gap <= roll + engagement_reach_in(scenario) + slack for gap in gaps.values())
     return {"base_contact": _capacity_flow(scenario, touch), "engaged": engaged}
 
 
@@ -120,4 +120,13 @@ def roll_lower_bound(scenario: Scenario) -> int:
     """No roll below this can succeed: some target is farther (edge to edge, straight line)
     from every charging model than the roll plus engagement range."""
     _, gap = farthest_target(scenario)
-    return max(0, math.ceil(gap - scenario.rules.engagement_range_in - 1e-9))
+    return max(0, math.ceil(gap - engagement_reach_in(scenario) - 1e-9))
+
+
+def engagement_reach_in(scenario: Scenario) -> float:
+    """The longest engagement range that can apply: the barricade range (across a barricade)
+    when the table has one, else the engagement range."""
+    rules = scenario.rules
+    if any(piece.kind == TerrainKind.BARRICADE for piece in scenario.terrain):
+        return max(rules.engagement_range_in, rules.barricade_engagement_range_in)
+    return rules.engagement_range_in

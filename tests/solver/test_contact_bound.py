@@ -7,7 +7,7 @@ import math
 
 from builders import make_scenario
 
-from chargeopt.solver.contact_bound import straight_line_ceilings
+from chargeopt.solver.contact_bound import roll_lower_bound, straight_line_ceilings
 
 D32 = 32 / 25.4
 
@@ -51,3 +51,16 @@ def test_solver_bound_from_straight_lines(example_scenario) -> None:
     assert result.status.value == "optimal"
     assert result.stats["bound_scope"] == "continuous"
     assert result.stats["relaxation"]["verdict"].startswith("not run")
+
+
+def test_a_barricade_lengthens_the_reach_to_two_inches() -> None:
+    """A1 8.5" from B1 with a barricade on the table: across a barricade engagement range is
+    2", so with 7" A1 may end within range (8.5 <= 7 + 2), and the straight-line lower bound
+    on the roll drops from 8 (8.5 - 1 = 7.5, rounded up) to 7 (8.5 - 2 = 6.5)."""
+    barricade = {"id": "bar", "kind": "barricade", "path": [[18.5, 5.0], [18.5, 15.0]]}
+    a = [(20 - D32 - 8.5, 10.0)]
+    plain = make_scenario(a, {"B": [(20.0, 10.0)]})
+    walled = make_scenario(a, {"B": [(20.0, 10.0)]}, terrain=[{**barricade, "thickness": 0.25}])
+    assert straight_line_ceilings(plain, 7) == {"base_contact": 0, "engaged": 0}
+    assert straight_line_ceilings(walled, 7) == {"base_contact": 0, "engaged": 1}
+    assert (roll_lower_bound(plain), roll_lower_bound(walled)) == (8, 7)
