@@ -514,7 +514,8 @@ def _reach(
 ):
     """Per model: the legal move length to each candidate of its base, or inf where the model
     cannot end there (too far, path blocked, not closer to a target and not in contact; or
-    what `may_end` forbids, when given)."""
+    what `may_end` forbids, when given). Paths are measured only to candidates within the
+    roll in a straight line: no legal path is shorter."""
     rules = scenario.rules
     avoid = [u.id for u in scenario.enemies_of(unit) if u.id not in scenario.action.targets]
     reach = {}
@@ -530,7 +531,10 @@ def _reach(
         field_ = obstacle_map(scenario, battlefield, m.id, avoid_engagement_of=avoid).path_field(
             (m.x, m.y)
         )
-        horiz = field_.lengths_to(cands.x[idx], cands.y[idx])
+        near = np.hypot(cands.x[idx] - m.x, cands.y[idx] - m.y) <= roll_max + 1e-9
+        horiz = np.full(len(idx), np.inf)
+        if near.any():
+            horiz[near] = field_.lengths_to(cands.x[idx[near]], cands.y[idx[near]])
         climb = np.array([climb_in(rules, m.z, zz) for zz in cands.z[idx]])
         turn = 0.0 if isinstance(base, RoundBase) else 1.0
         rotation = (

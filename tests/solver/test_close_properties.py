@@ -1,7 +1,10 @@
 """Properties of the 3" close-combat moves on random small layouts: every placement the solver
-returns passes the independent checker, and the fight count it reports is the checker's."""
+returns passes the independent checker, the fight count it reports is the checker's, and the
+heuristic start never changes the proven counts."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from builders import make_scenario
 from hypothesis import HealthCheck, Phase, assume, given, settings
@@ -84,3 +87,27 @@ def test_every_placement_passes_the_checker(scenario: Scenario) -> None:
         fights = fight_eligibility(scenario, result.placements)
         assert {p.model: p.fights for p in result.placements} == fights
         assert result.objective["can_fight"] == sum(1 for f in fights.values() if f)
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
+@given(close_moves())
+def test_heuristic_start_keeps_the_proven_counts(scenario: Scenario) -> None:
+    """With the heuristic start (which skips CP-SAT when it meets every proven ceiling) and
+    with CP-SAT alone, an optimal answer has the same base contact and fight counts."""
+    try:
+        check_start_layout(scenario, "<hypothesis>")
+        with_start = solve(scenario, options=OPTIONS)
+    except (ScenarioError, IneligibleMoveError):
+        assume(False)
+        return
+    alone = solve(scenario, options=replace(OPTIONS, use_hint=False))
+    assume(with_start.status == alone.status == Status.OPTIMAL)
+    counts = ("base_contact", "can_fight", "on_objective")
+    assert {k: with_start.objective.get(k) for k in counts} == {
+        k: alone.objective.get(k) for k in counts
+    }

@@ -16,10 +16,12 @@ from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.models import IneligibleMoveError, RoundBase, Scenario, Status
 from chargeopt.solver import SolveOptions, solve
 from chargeopt.solver.cli import main
+from chargeopt.solver.loading import load_checked_scenario
 
 D = 32 / 25.4
 R = D / 2
 OPTIONS = SolveOptions(time_limit_s=10.0)
+PILE_IN_LAYOUTS = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts" / "pile-in-v1"
 
 
 def pile_in(
@@ -223,3 +225,25 @@ def test_summary_and_picture_say_who_touches_and_fights_whom() -> None:
     picture = render_svg(scenario, result)
     assert 'A1 ends here after 0.00": base contact with B1; fights B' in picture
     assert "OPTIMAL: A piles in" in picture
+
+
+@pytest.mark.parametrize("edition", ["9e", "10e"])
+def test_twenty_models_meet_both_ceilings_without_cpsat(edition: str) -> None:
+    """pile-in-v1 p20-two-units: the completion of the packing relaxation's 13 contacts,
+    improved by local search, lets all 20 models fight, so both proven ceilings are met and
+    no CP-SAT model is built (the movement tie break is a local search). In the 9th edition
+    polishing slides back models that fight through a friend to the very edge of the 1/2";
+    they still fight where the answer reports them (rounded)."""
+    scenario = load_checked_scenario(PILE_IN_LAYOUTS / f"p20-two-units-{edition}.toml")
+    result = solve(scenario, options=OPTIONS)
+    assert result.status == Status.OPTIMAL
+    assert result.bound == {"base_contact": 13, "can_fight": 20}
+    assert (result.objective["base_contact"], result.objective["can_fight"]) == (13, 20)
+    stages = [(s["name"], s["status"]) for s in result.stats["stages"]]
+    assert stages == [
+        ("base_contact", "OPTIMAL"),
+        ("can_fight", "OPTIMAL"),
+        ("movement", "LOCAL_SEARCH"),
+    ]
+    assert all(p.fights for p in result.placements)
+    assert result.violations == ()
