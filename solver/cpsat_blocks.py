@@ -487,6 +487,10 @@ def solve_ordered(
             return SolveState(best, stages, "FEASIBLE" if best else "UNKNOWN", runner.cuts)
         fixed = {mid: p for mid, xs in pm.x.items() for p, v in xs.items() if solver.Value(v)}
         best = assign_models(c, used, pm.classes, fixed, roll)
+        known = _incumbent_value(incumbent, obj, stages)
+        if known is not None and value < known:
+            best, value, used = incumbent[0], float(known), list(incumbent[0].values())
+            status = "OPTIMAL" if value >= bound else status
         stages.append(StageOutcome(obj.name, value, bound, status, time.perf_counter() - t0))
         if status != "OPTIMAL" and not obj.tie_break:
             return SolveState(best, stages, "FEASIBLE", runner.cuts)
@@ -497,6 +501,21 @@ def solve_ordered(
             used = list(best.values())
         _apply_hint(pm, used)
     return SolveState(best, stages, overall, runner.cuts)
+
+
+def _incumbent_value(
+    incumbent: tuple[dict[str, int], dict[str, float]] | None,
+    obj: Objective,
+    stages: list[StageOutcome],
+) -> float | None:
+    """The incumbent's value of a maximised term, if the incumbent keeps every term already
+    fixed (then it is a legal answer of this stage too, which a time-limited solve may miss)."""
+    if incumbent is None or not obj.maximise or obj.name not in incumbent[1]:
+        return None
+    values = incumbent[1]
+    if any(values.get(s.name, s.value) != s.value for s in stages):
+        return None
+    return float(values[obj.name])
 
 
 def _stage(pm: PlacementModel, runner: _Runner, obj: Objective, budget: float, floor: float | None):

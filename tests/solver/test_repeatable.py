@@ -25,3 +25,45 @@ def test_two_solves_agree(name: str) -> None:
     first = _answer(LAYOUTS / name)
     assert first[0].value == "optimal"
     assert _answer(LAYOUTS / name) == first
+
+
+def test_a_worse_time_capped_answer_never_replaces_the_incumbent(monkeypatch) -> None:
+    """When a stage's time-limited CP-SAT answer counts fewer contacts than the legal
+    incumbent it started from (curated-v1 k3 returned 6 after a greedy start of 8 once), the
+    incumbent is kept, with its count, and the stage stays `FEASIBLE` below its ceiling."""
+    from chargeopt.geometry import Battlefield
+    from chargeopt.solver import candidates as cand
+    from chargeopt.solver import cpsat_blocks
+    from chargeopt.solver.charge import _best_legal, _build, _objectives
+    from chargeopt.solver.greedy import greedy_assignment
+    from chargeopt.solver.options import SolveOptions
+
+    scenario = load_scenario(LAYOUTS / "quick-v1" / "q2-six-around-one.toml")
+    roll = scenario.action.roll
+    c = cand.generate(scenario, Battlefield.from_scenario(scenario), roll, SolveOptions())
+    k = scenario.rules.coherency_neighbours(len(scenario.acting_unit.models))
+    start = _best_legal(c, scenario, [greedy_assignment(c, scenario, roll)], k)
+    assert start is not None and start[1]["base_contact"] == 5
+    pm, adjacency = _build(c, scenario, roll)
+    contact, _, _ = _objectives(pm, c)
+
+    class NoModel:
+        def Value(self, _):
+            return 0
+
+    worse = ("FEASIBLE", list(start[0].values()), NoModel(), 3.0, 6.0)
+    monkeypatch.setattr(cpsat_blocks, "_stage", lambda *args: worse)
+    state = cpsat_blocks.solve_ordered(
+        pm,
+        c,
+        [cpsat_blocks.Objective("base_contact", contact, True, 6)],
+        adjacency,
+        roll=roll,
+        time_limit_s=5,
+        seed=0,
+        workers=1,
+        incumbent=start,
+    )
+    assert state.assignment == start[0]
+    assert (state.stages[0].value, state.stages[0].bound) == (5.0, 6.0)
+    assert state.stages[0].status == "FEASIBLE"
