@@ -37,8 +37,13 @@ from .cpsat_blocks import (
     neighbours,
     solve_ordered,
 )
-from .greedy import _local_search as first_improvement
-from .greedy import best_completion, greedy_assignment, improve_count, satisfies_all
+from .greedy import (
+    best_completion,
+    first_improvement,
+    greedy_assignment,
+    improve_count,
+    satisfies_all,
+)
 from .options import SolveOptions
 
 TOUCH_IN = 0.001

@@ -174,10 +174,10 @@ def shorten_moves(
     def longest_first(current: dict[str, int]) -> list[str]:
         return sorted(current, key=lambda mid: -c.reach[mid][current[mid]])
 
-    return _local_search(c, scenario, placed, k, longest_first, shorter)
+    return first_improvement(c, scenario, placed, k, longest_first, shorter)
 
 
-def _local_search(c, scenario, placed, k, order, spots_for) -> dict[str, int]:
+def first_improvement(c, scenario, placed, k, order, spots_for) -> dict[str, int]:
     """First-improvement search: for each model in `order(current)`, move it to the first of
     `spots_for(current, model)` that keeps every rule; repeat until no move is taken."""
     current = dict(placed)
@@ -291,7 +291,7 @@ def improve_count(
     def unflagged(current: dict[str, int]) -> list[str]:
         return [mid for mid, p in current.items() if not flags[p]]
 
-    return _local_search(c, scenario, placed, k, unflagged, flagged)
+    return first_improvement(c, scenario, placed, k, unflagged, flagged)
 
 
 def greedy_packing(c: Candidates, scenario: Scenario, roll: float) -> dict[str, int]:
