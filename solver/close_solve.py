@@ -75,7 +75,7 @@ def solve_close(move: CloseMove, options: SolveOptions) -> Result:
             answer.state.assignment = dict(answer.starts)
             answer.state.status = "OPTIMAL" if proven else "UNKNOWN"
             goal = Goal()
-    return _result(move, answer, goal, reason, time.perf_counter() - t0)
+    return _result(move, answer, goal, reason, t0)
 
 
 def engages(move: CloseMove, answer: CloseAnswer) -> bool:
@@ -85,7 +85,7 @@ def engages(move: CloseMove, answer: CloseAnswer) -> bool:
 
 
 def _result(
-    move: CloseMove, answer: CloseAnswer, goal: Goal, reason: str | None, seconds: float
+    move: CloseMove, answer: CloseAnswer, goal: Goal, reason: str | None, started: float
 ) -> Result:
     scenario, state, c = move.scenario, answer.state, answer.c
     proof = None
@@ -114,7 +114,7 @@ def _result(
         placements=placements,
         proof=proof,
         stats={
-            "seconds": round(seconds, 3),
+            "seconds": round(time.perf_counter() - started, 3),
             "candidates": len(c),
             "connectivity_cuts": state.cuts,
             "bound_scope": "candidates",

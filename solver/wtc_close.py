@@ -82,7 +82,7 @@ def solve_wtc_close(
             need_connected=len(move.unit.models) > 1,
         )
     answer = CloseAnswer(state, c, starts)
-    result = _result(move, answer, Goal(), None, time.perf_counter() - t0)
+    result = _result(move, answer, Goal(), None, t0)
     return _with_tokens(scenario, result, kept, choosing)
 
 
