@@ -279,10 +279,12 @@ def report_markdown(record: dict[str, Any], plots: dict[str, str] | None = None)
         f"never a score. Failures in this run: {failures}",
         "- scores (wins/ties/losses): a method's worst run on a layout; an illegal answer or "
         "a crash < no answer < an infeasible verdict < a legal answer, ranked by base contact",
-        "- chargeopt solves the whole charge (base contact, then engaged models, then "
-        "movement, and the minimum roll); highs solves the first stage (base contact, every "
-        "rule) of the same discretised model with the same connectivity cuts; CP-SAT runs "
-        "2 workers, HiGHS 1 thread (its branch and bound is serial)",
+        "- chargeopt solves the whole move (a charge: base contact, then engaged models, then "
+        "movement, and the minimum roll; a pile in or consolidation: base contact, then "
+        "models that can fight, then movement); highs and greedy solve charges only, highs "
+        "the first stage (base contact, every rule) of the same discretised model with the "
+        "same connectivity cuts; CP-SAT runs 2 workers, HiGHS 1 thread (its branch and bound "
+        "is serial)",
         "",
         "## Per layout and method",
         "",
