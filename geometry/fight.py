@@ -21,10 +21,11 @@ Readings:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
-from chargeopt.models import Placement, Scenario, Unit
+from chargeopt.models import GameModel, Placement, Scenario, Unit
 
 from .checks_pairs import (
     RANGE_SLACK_IN,
@@ -35,6 +36,7 @@ from .checks_pairs import (
     height_gaps,
 )
 from .checks_state import footprint_at_end, footprint_at_start
+from .identity_cache import cached_by_identity
 from .terrain import Battlefield
 from .token_engagement import token_pairs
 
@@ -61,34 +63,37 @@ def engaged_pairs(
     """Every (acting model, enemy model) pair within engagement range after the move, with
     the WTC walls rule's pairs (token models in a 2" range across their wall with the units
     they charged, both ways: see `token_engagement`)."""
-    mine = _acting_bases(scenario, placements)
-    ids = [m.id for m in scenario.acting_unit.models]
-    pairs: set[tuple[str, str]] = set()
-    for enemy in scenario.enemies_of(scenario.acting_unit):
-        reach = engagement(mine, _unit_bases(enemy), scenario.rules, battlefield)
-        for i, j in zip(*np.nonzero(reach.engaged), strict=True):
-            pairs.add((ids[i], enemy.models[j].id))
-    return frozenset(pairs | token_pairs(scenario, placements, battlefield))
+    fixed = _fixed(scenario)
+    return _engaged_pairs(
+        scenario, fixed, _acting_bases(fixed, placements), placements, battlefield
+    )
 
 
 def fighters(
     scenario: Scenario, placements: Mapping[str, Placement], battlefield: Battlefield
 ) -> dict[str, tuple[str, ...]]:
     """fight_eligibility on placements already keyed by model id."""
-    ids = [m.id for m in scenario.acting_unit.models]
-    engaged = engaged_pairs(scenario, placements, battlefield)
-    unit_of = {m.id: u.id for u in scenario.units for m in u.models}
-    can: dict[str, set[str]] = {i: {unit_of[e] for a, e in engaged if a == i} for i in ids}
-    mine = _acting_bases(scenario, placements)
-    friends = supports(scenario, mine, mine)
-    np.fill_diagonal(friends, False)
-    for enemy in scenario.enemies_of(scenario.acting_unit):
-        near = supports(scenario, mine, _unit_bases(enemy)).any(axis=1)
-        helped = friends[:, near].any(axis=1)
-        for i in np.nonzero(helped)[0]:
-            can[ids[i]].add(enemy.id)
-    order = [u.id for u in scenario.units]
-    return {i: tuple(sorted(can[i], key=order.index)) for i in ids}
+    fixed = _fixed(scenario)
+    ids = fixed.ids
+    mine = _acting_bases(fixed, placements)
+    can: dict[str, set[str]] = {i: set() for i in ids}
+    for a, e in token_pairs(scenario, placements, battlefield):
+        if a in can:
+            can[a].add(fixed.unit_of[e])
+    if fixed.enemies:
+        engaged = _engaged(scenario, fixed, mine, battlefield)
+        friends = supports(scenario, mine, mine)
+        np.fill_diagonal(friends, False)
+        near_all = supports(scenario, mine, fixed.enemy_bases)
+        for enemy, cols in zip(fixed.enemies, fixed.columns, strict=True):
+            for i in np.nonzero(engaged[:, cols].any(axis=1))[0]:
+                can[ids[i]].add(enemy.id)
+            near = near_all[:, cols].any(axis=1)
+            helped = friends[:, near].any(axis=1)
+            for i in np.nonzero(helped)[0]:
+                can[ids[i]].add(enemy.id)
+    rank = fixed.rank
+    return {i: tuple(sorted(can[i], key=rank.__getitem__)) for i in ids}
 
 
 def supports(scenario: Scenario, a: Bases, b: Bases) -> np.ndarray:
@@ -102,12 +107,82 @@ def supports(scenario: Scenario, a: Bases, b: Bases) -> np.ndarray:
     return (gap <= rules.base_contact_tolerance_in) & (rise < SAME_HEIGHT_IN)
 
 
-def _acting_bases(scenario: Scenario, placements: Mapping[str, Placement]) -> Bases:
-    """The acting unit where it ends (a model without a placement where it started)."""
+@dataclass(frozen=True)
+class _Fixed:
+    """What does not depend on the placements: the acting unit's models, ids and base sizes,
+    and every enemy unit where it stands (all enemy models in one row of bases, each unit a
+    slice of its columns)."""
+
+    unit: Unit
+    models: tuple[GameModel, ...]
+    ids: tuple[str, ...]
+    radius: np.ndarray
+    is_round: np.ndarray
+    enemies: tuple[Unit, ...]
+    enemy_bases: Bases
+    enemy_ids: tuple[str, ...]
+    columns: tuple[slice, ...]
+    unit_of: dict[str, str]
+    rank: dict[str, int]
+
+
+@cached_by_identity(maxsize=16)
+def _fixed(scenario: Scenario) -> _Fixed:
+    """The scenario's `_Fixed` part, remembered by identity (polishing asks on every step)."""
     unit = scenario.acting_unit
-    return Bases.of([footprint_at_end(unit, m, placements.get(m.id)) for m in unit.models])
+    starts = [footprint_at_start(unit, m) for m in unit.models]
+    enemies = scenario.enemies_of(unit)
+    columns, first = [], 0
+    for enemy in enemies:
+        columns.append(slice(first, first + len(enemy.models)))
+        first += len(enemy.models)
+    fixed = _Fixed(
+        unit=unit,
+        models=unit.models,
+        ids=tuple(m.id for m in unit.models),
+        radius=np.array([f.radius_in for f in starts], dtype=float),
+        is_round=np.array([f.is_round for f in starts], dtype=bool),
+        enemies=enemies,
+        enemy_bases=Bases.of([footprint_at_start(u, m) for u in enemies for m in u.models]),
+        enemy_ids=tuple(m.id for u in enemies for m in u.models),
+        columns=tuple(columns),
+        unit_of={m.id: u.id for u in scenario.units for m in u.models},
+        rank={u.id: k for k, u in enumerate(scenario.units)},
+    )
+    return fixed
 
 
-def _unit_bases(unit: Unit) -> Bases:
-    """Another unit where it stands."""
-    return Bases.of([footprint_at_start(unit, m) for m in unit.models])
+def _engaged_pairs(
+    scenario: Scenario,
+    fixed: _Fixed,
+    mine: Bases,
+    placements: Mapping[str, Placement],
+    battlefield: Battlefield,
+) -> frozenset[tuple[str, str]]:
+    pairs: set[tuple[str, str]] = set()
+    if fixed.enemies:
+        engaged = _engaged(scenario, fixed, mine, battlefield)
+        for i, j in zip(*np.nonzero(engaged), strict=True):
+            pairs.add((fixed.ids[i], fixed.enemy_ids[j]))
+    return frozenset(pairs | token_pairs(scenario, placements, battlefield))
+
+
+def _engaged(
+    scenario: Scenario, fixed: _Fixed, mine: Bases, battlefield: Battlefield
+) -> np.ndarray:
+    """Which (acting model, enemy model) pairs are within engagement range, every enemy
+    model a column (`engaged_pairs` without the walls rule's pairs)."""
+    return engagement(mine, fixed.enemy_bases, scenario.rules, battlefield).engaged
+
+
+def _acting_bases(fixed: _Fixed, placements: Mapping[str, Placement]) -> Bases:
+    """The acting unit where it ends (a model without a placement where it started); as
+    `Bases.of` builds it, with the base sizes taken once per scenario."""
+    fps = tuple(footprint_at_end(fixed.unit, m, placements.get(m.id)) for m in fixed.models)
+    return Bases(
+        fps,
+        np.array([(f.x, f.y) for f in fps], dtype=float).reshape(-1, 2),
+        np.array([f.z for f in fps], dtype=float),
+        fixed.radius.copy(),
+        fixed.is_round.copy(),
+    )

@@ -47,10 +47,10 @@ along an obstacle's edge, and a point on it, are free.
 from __future__ import annotations
 
 import copy
+import heapq
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -71,6 +71,7 @@ from chargeopt.models import (
 from chargeopt.models.rulesets import BIG_MODEL_KEYWORDS
 
 from .footprints import Footprint
+from .identity_cache import cached_by_identity
 from .terrain import Battlefield
 
 ARC_QUAD_SEGS = 16
@@ -111,6 +112,12 @@ def climb_in(rules: RuleSet, start_z: float, end_z: float) -> float:
     """Vertical distance a move counts: the height change if it exceeds the free climb, else 0."""
     rise = abs(end_z - start_z)
     return rise if rise > rules.free_climb_in else 0.0
+
+
+def climbs_in(rules: RuleSet, start_z: float, end_z: np.ndarray) -> np.ndarray:
+    """`climb_in` to each of many end heights at once."""
+    rise = np.abs(end_z - start_z)
+    return np.where(rise > rules.free_climb_in, rise, 0.0)
 
 
 @dataclass(frozen=True)
@@ -176,14 +183,18 @@ class ObstacleMap:
         clone.mover = mover
         return clone
 
-    def path_field(self, start: Point2) -> PathField:
-        """Shortest legal path lengths from `start` (cached per start)."""
-        key = (float(start[0]), float(start[1]))
-        if key not in self._fields:
-            if len(self._fields) >= 64:
-                self._fields.pop(next(iter(self._fields)))
-            self._fields[key] = PathField(self, key)
-        return self._fields[key]
+    def path_field(self, start: Point2, within_in: float = math.inf) -> PathField:
+        """Shortest legal path lengths from `start` (cached per start); with `within_in`,
+        lengths up to that are exact and longer ones are only known to exceed it (a field
+        measured further, or without a limit, answers too)."""
+        at = (float(start[0]), float(start[1]))
+        known = self._fields.get(at)
+        if known is not None and known.within_in >= within_in:
+            return known
+        if known is None and len(self._fields) >= 64:
+            self._fields.pop(next(iter(self._fields)))
+        self._fields[at] = field_ = PathField(self, at, within_in)
+        return field_
 
     def obstacle_ids_at(self, x: float, y: float) -> tuple[str, ...]:
         """Ids of the obstacles whose true shape holds the centre (x, y), for explanations."""
@@ -203,15 +214,15 @@ class ObstacleMap:
         x0, y0, x1, y1 = self.bounds
         tol = TOUCH_TOLERANCE_IN
         ok = (xs >= x0 - tol) & (xs <= x1 + tol) & (ys >= y0 - tol) & (ys <= y1 + tol)
-        points = shapely.points(xs, ys)
-        near = ok & shapely.intersects(self.geometry, points)
+        near = ok & shapely.intersects_xy(self.geometry, xs, ys)
+        idx = np.flatnonzero(near)
+        points = shapely.points(xs[idx], ys[idx])
         for o in self.obstacles:
-            idx = np.flatnonzero(near)
             if idx.size == 0:
                 break
-            inside = shapely.distance(o.core, points[idx]) < o.grow_in - tol
+            inside = shapely.distance(o.core, points) < o.grow_in - tol
             ok[idx[inside]] = False
-            near[idx[inside]] = False
+            idx, points = idx[~inside], points[~inside]
         return ok
 
     def escape(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -221,13 +232,13 @@ class ObstacleMap:
         x0, y0, x1, y1 = self.bounds
         xs, ys = np.asarray(xs, float), np.asarray(ys, float)
         fx, fy = np.clip(xs, x0, x1), np.clip(ys, y0, y1)
-        points = shapely.points(fx, fy)
-        stuck = shapely.intersects(self.geometry, points) | (x1 < x0) | (y1 < y0)
+        stuck = shapely.intersects_xy(self.geometry, fx, fy) | (x1 < x0) | (y1 < y0)
         if stuck.any():
             if self._free.is_empty:
                 fx[stuck], fy[stuck] = np.nan, np.nan
             else:
-                exits = shapely.get_coordinates(shapely.shortest_line(points[stuck], self._free))
+                points = shapely.points(fx[stuck], fy[stuck])
+                exits = shapely.get_coordinates(shapely.shortest_line(points, self._free))
                 fx[stuck], fy[stuck] = exits[1::2, 0], exits[1::2, 1]
         step = np.hypot(fx - xs, fy - ys)
         return fx, fy, np.where(np.isnan(step), np.inf, step)
@@ -301,12 +312,39 @@ class VisibilityGraph:
         return ~(((ca > ta) & (cb < -tb)) | ((ca < -ta) & (cb > tb)))
 
 
-class PathField:
-    """Shortest horizontal legal path lengths from one start point."""
+def _dijkstra(
+    graph: nx.Graph, first: dict[int, float], within: float = math.inf
+) -> tuple[dict[int, float], dict[int, list[int]]]:
+    """Shortest distances (up to `within`) over the graph's "weight" edges from a virtual
+    start joined to the nodes of `first` at the given lengths, and each node's predecessor
+    (the start is `_START_NODE`). Written out rather than copying the graph to add the start
+    node, which cost more than the search."""
+    adjacency = graph.adj
+    dist: dict[int, float] = {}
+    pred: dict[int, list[int]] = {}
+    heap = [(d, v, _START_NODE) for v, d in first.items()]
+    heapq.heapify(heap)
+    while heap:
+        d, v, via = heapq.heappop(heap)
+        if d > within:
+            break
+        if v in dist:
+            continue
+        dist[v], pred[v] = d, [via]
+        for u, edge in adjacency[v].items():
+            if u not in dist:
+                heapq.heappush(heap, (d + edge["weight"], u, v))
+    return dist, pred
 
-    def __init__(self, omap: ObstacleMap, start: Point2) -> None:
+
+class PathField:
+    """Shortest horizontal legal path lengths from one start point: exact up to
+    `within_in`; a longer length (or inf) only says the path is longer than that."""
+
+    def __init__(self, omap: ObstacleMap, start: Point2, within_in: float = math.inf) -> None:
         self.map = omap
         self.start = start
+        self.within_in = within_in
         sx, sy, step = omap.escape(np.array([start[0]]), np.array([start[1]]))
         self.escape_in = float(step[0])
         self.exit = (float(sx[0]), float(sy[0]))
@@ -325,15 +363,11 @@ class PathField:
             )
         ]
         w = np.hypot(graph.points[nodes, 0] - ex[0], graph.points[nodes, 1] - ey[0])
-        g = graph.graph.copy()
-        g.add_node(_START_NODE)
-        g.add_weighted_edges_from(
-            (_START_NODE, v, wv) for v, wv in zip(nodes.tolist(), w.tolist(), strict=True)
+        dist, self._pred = _dijkstra(
+            graph.graph, dict(zip(nodes.tolist(), w.tolist(), strict=True)), within_in
         )
-        self._pred, dist = nx.dijkstra_predecessor_and_distance(g, _START_NODE)
         for v, d in dist.items():
-            if v != _START_NODE:
-                self.node_dist[v] = d
+            self.node_dist[v] = d
 
     def length_to(self, x: float, y: float) -> float:
         """Path length to one centre; math.inf if unreachable, inside an obstacle or off board."""
@@ -476,7 +510,7 @@ def legal_move_length(
     return flat + climb_in(scenario.rules, omap.mover.start_z, end_z)
 
 
-@lru_cache(maxsize=64)
+@cached_by_identity(maxsize=64)
 def _shared_map(
     scenario: Scenario,
     battlefield: Battlefield,

@@ -20,7 +20,7 @@ from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.distance_matrix import edge_distances, pairs_within, poses_polygons
-from chargeopt.geometry.paths import climb_in, obstacle_map
+from chargeopt.geometry.paths import climbs_in, obstacle_map
 from chargeopt.models import GameModel, OvalBase, RoundBase, Scenario, TerrainKind, Unit
 
 from .options import SolveOptions
@@ -529,13 +529,13 @@ def _reach(
             reach[m.id] = out
             continue
         field_ = obstacle_map(scenario, battlefield, m.id, avoid_engagement_of=avoid).path_field(
-            (m.x, m.y)
+            (m.x, m.y), within_in=roll_max
         )
         near = np.hypot(cands.x[idx] - m.x, cands.y[idx] - m.y) <= roll_max + 1e-9
         horiz = np.full(len(idx), np.inf)
         if near.any():
             horiz[near] = field_.lengths_to(cands.x[idx[near]], cands.y[idx[near]])
-        climb = np.array([climb_in(rules, m.z, zz) for zz in cands.z[idx]])
+        climb = climbs_in(rules, m.z, cands.z[idx])
         turn = 0.0 if isinstance(base, RoundBase) else 1.0
         rotation = (
             turn

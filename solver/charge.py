@@ -121,11 +121,14 @@ def _packing(c, scenario, roll, options, kind, least_movement):
 
 
 def _packing_solver(options: SolveOptions, seconds: float) -> cp_model.CpSolver:
-    """Packing models are small: one worker without presolve answers fastest (measured)."""
+    """Packing models are small: one worker without presolve or probing answers fastest
+    (measured: probing off took the contact packing of 12 benchmark layouts from 0.005-1.98 s
+    to 0.006-1.55 s, 30-60% less on the larger ones)."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
     solver.parameters.num_workers = 1
     solver.parameters.cp_model_presolve = False
+    solver.parameters.cp_model_probing_level = 0
     solver.parameters.random_seed = options.seed
     return solver
 

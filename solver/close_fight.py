@@ -14,7 +14,9 @@ placement's `can_fight` count is then exact over the candidates."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -96,13 +98,15 @@ def _helpers(move: CloseMove, c: cand.Candidates) -> list[list[int]]:
     else:
         pairs = support_pairs(c, support - cand.MARGIN_IN, same_level=False)
     _, anchor = fight_anchors(move, c)
-    out: list[list[int]] = [[] for _ in range(len(c))]
-    for i, j in pairs:
-        if anchor[j]:
-            out[int(i)].append(int(j))
-        if anchor[i]:
-            out[int(j)].append(int(i))
-    return out
+    i, j = pairs[:, 0], pairs[:, 1]
+    seq = np.arange(len(pairs))
+    helped = np.concatenate([i[anchor[j]], j[anchor[i]]])
+    helper = np.concatenate([j[anchor[j]], i[anchor[i]]])
+    order = np.lexsort((np.concatenate([2 * seq[anchor[j]], 2 * seq[anchor[i]] + 1]), helped))
+    helped, helper = helped[order], helper[order]
+    cuts = np.searchsorted(helped, np.arange(len(c) + 1))
+    flat = helper.tolist()
+    return [flat[a:b] for a, b in pairwise(cuts.tolist())]
 
 
 def on_objective(move: CloseMove, c: cand.Candidates, goal: Goal) -> np.ndarray:
@@ -250,6 +254,30 @@ class _Scorer:
         """The counts in the objectives' order, to compare placements lexicographically."""
         return tuple(self.counts(placed).values())
 
+    def moving(self, placed: dict[str, int], mid: str) -> Callable[[int], tuple[float, ...]]:
+        """`key` of `placed` with model `mid` moved to a spot, for many spots: the others'
+        counts are taken once, and a spot only adds itself and the others it lets fight."""
+        others = {p for m, p in placed.items() if m != mid}
+        contact = len(self.contact_spots.intersection(others))
+        alone = [
+            p for p in others if p not in self.direct_spots and self.near[p].isdisjoint(others)
+        ]
+        fighting = len(others) - len(alone)
+        inside = None if self.inside is None else sum(1 for p in others if self.inside[p])
+
+        def key(q: int) -> tuple[float, ...]:
+            if q in others:
+                return self.key({**placed, mid: q})
+            near = self.near[q]
+            fights = q in self.direct_spots or q in near or not near.isdisjoint(others)
+            values = (
+                contact + (q in self.contact_spots),
+                fighting + fights + sum(1 for p in alone if q in self.near[p]),
+            )
+            return values if inside is None else (*values, inside + bool(self.inside[q]))
+
+        return key
+
     def fightable(self, placed: dict[str, int]) -> np.ndarray:
         """Spots where a model can fight with the others of `placed` where they stand."""
         used = set(placed.values())
@@ -310,9 +338,10 @@ def _shorten(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k: int
     def shorter(current: dict[str, int], mid: str):
         lengths = c.reach[mid]
         spots = np.flatnonzero(lengths < lengths[current[mid]] - 0.01)
-        for q in spots[np.argsort(lengths[spots], kind="stable")]:
-            if score.key({**current, mid: int(q)}) >= floor:
-                yield int(q)
+        key = score.moving(current, mid)
+        for q in spots[np.argsort(lengths[spots], kind="stable")].tolist():
+            if key(q) >= floor:
+                yield q
 
     def moved(current: dict[str, int]) -> float:
         return sum(c.reach[mid][p] for mid, p in current.items())

@@ -138,13 +138,24 @@ def _with_fights(move: CloseMove, placements: tuple[Placement, ...]) -> tuple[Pl
     )
 
 
-def _as_placements(poses: dict[str, Pose]) -> list[Placement]:
+def _as_placements(
+    poses: dict[str, Pose], memo: dict[tuple, Placement] | None = None
+) -> list[Placement]:
     """The poses as the result will report them (rounded as `_placements` rounds), so that a
-    model polished to the very edge of a fight range is measured as it will be reported."""
-    return [
-        Placement(model=mid, x=round(p.x, 6), y=round(p.y, 6), z=round(p.z, 6), facing=p.facing)
-        for mid, p in poses.items()
-    ]
+    model polished to the very edge of a fight range is measured as it will be reported.
+    `memo`, when given, keeps each placement made under the values it was made from."""
+    out = []
+    for mid, p in poses.items():
+        key = (mid, p.x, p.y, p.z, p.facing)
+        placed = memo.get(key) if memo is not None else None
+        if placed is None:
+            placed = Placement(
+                model=mid, x=round(p.x, 6), y=round(p.y, 6), z=round(p.z, 6), facing=p.facing
+            )
+            if memo is not None:
+                memo[key] = placed
+        out.append(placed)
+    return out
 
 
 def _keeps(move: CloseMove, goal: Goal, poses: dict[str, Pose]) -> Callable[..., bool]:
@@ -153,8 +164,12 @@ def _keeps(move: CloseMove, goal: Goal, poses: dict[str, Pose]) -> Callable[...,
     scenario = move.scenario
     index = {m.id: i for i, m in enumerate(move.unit.models)}
 
+    placed: dict[tuple, Placement] = {}
+
     def fighting(now: dict[str, Pose]) -> int:
-        fights = fight_eligibility(scenario, _as_placements(now), battlefield=move.battlefield)
+        fights = fight_eligibility(
+            scenario, _as_placements(now, placed), battlefield=move.battlefield
+        )
         return sum(1 for f in fights.values() if f)
 
     fighters = fighting(poses)

@@ -167,37 +167,35 @@ def _ring_arcs(
     for ring in np.unique(c.ring[on_ring]):
         members = on_ring[c.ring[on_ring] == ring]
         members = members[np.argsort(c.angle[members])]
-        k = len(members)
-        if k < 2:
-            continue
-        radii = np.array([c.base_keys[b].inradius_in for b in c.base_of[members]])
-        last_end = -1
-        for i in range(k):
-            end = i
-            while end + 1 < i + k:
-                nxt = (end + 1) % k
-                inside = [m % k for m in range(i, end + 1)]
-                gaps = (
-                    np.hypot(
-                        c.x[members[inside]] - c.x[members[nxt]],
-                        c.y[members[inside]] - c.y[members[nxt]],
-                    )
-                    - radii[inside]
-                    - radii[nxt]
-                )
-                if (gaps >= 0.0).any():
-                    break
-                end += 1
-            if end == i or end <= last_end:
-                continue
-            last_end = end
-            arc = members[[m % k for m in range(i, end + 1)]]
+        for arc in _maximal_arcs(c, members):
             pm.model.AddAtMostOne(pm.y[int(p)] for p in arc)
             posted += 1
             iu, ju = np.triu_indices(len(arc), 1)
             a, b = np.minimum(arc[iu], arc[ju]), np.maximum(arc[iu], arc[ju])
             covered.append(a * n + b)
     return posted
+
+
+def _maximal_arcs(c: Candidates, members: np.ndarray) -> list[np.ndarray]:
+    """The maximal runs of consecutive ring points (in angle order, wrapping around) whose
+    bases pairwise overlap, each found once. A run that is a clique stays one without its
+    first point, so the end of the run from point i+1 is never before that from point i."""
+    k = len(members)
+    if k < 2:
+        return []
+    radii = np.array([c.base_keys[b].inradius_in for b in c.base_of[members]])
+    gaps = np.hypot(c.x[members][:, None] - c.x[members], c.y[members][:, None] - c.y[members])
+    overlap = gaps - radii[:, None] - radii[None, :] < 0.0
+    arcs, last_end, end = [], -1, 0
+    for i in range(k):
+        end = max(end, i)
+        while end + 1 < i + k and overlap[np.arange(i, end + 1) % k, (end + 1) % k].all():
+            end += 1
+        if end == i or end <= last_end:
+            continue
+        last_end = end
+        arcs.append(members[np.arange(i, end + 1) % k])
+    return arcs
 
 
 def neighbours(c: Candidates, live: Sequence[int]) -> dict[int, list[int]]:

@@ -308,6 +308,27 @@ def test_every_contact_point_around_a_target_has_its_closed_form_length() -> Non
     assert np.all(got <= exact + CIRCLE_EXCESS * rho * (arc + 2) + 1e-9)
 
 
+def test_a_field_measured_within_a_limit_is_exact_up_to_it() -> None:
+    """Around the 40mm enemy the paths are 10" to about 13.4" long: a field measured within
+    12" gives the same lengths up to 12" and only longer ones beyond; the cache then hands
+    the fuller field to a request with a smaller limit, never the smaller to a larger one."""
+    s = scenario(unit("A", "attacker", [(5, 10)]), unit("E", "defender", [(15, 10)], base="40mm"))
+    rho = R40 + R32
+    angle = np.linspace(0, 2 * math.pi, 360, endpoint=False)
+    xs, ys = 15 + rho * np.cos(angle), 10 + rho * np.sin(angle)
+    full = field(s).lengths_to(xs, ys)
+    omap = obstacle_map(s, Battlefield.from_scenario(s), "A1")
+    omap._fields.clear()
+    near = omap.path_field(omap.mover.start, within_in=12.0)
+    limited = near.lengths_to(xs, ys)
+    short = full <= 12.0
+    assert 0 < short.sum() < len(full)
+    assert np.array_equal(limited[short], full[short])
+    assert np.all(limited[~short] > 12.0)
+    assert omap.path_field(omap.mover.start, within_in=11.0) is near
+    assert omap.path_field(omap.mover.start).within_in == math.inf
+
+
 def test_unknown_ids_raise_path_errors() -> None:
     """A model or engagement unit the scenario does not have is a typed error."""
     s = scenario(unit("A", "attacker", [(5, 10)]))
