@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 import shapely
@@ -76,8 +77,9 @@ def _adjacency_lists(pairs: np.ndarray, n: int) -> list[np.ndarray]:
         return [np.empty(0, int) for _ in range(n)]
     both = np.vstack([pairs, pairs[:, ::-1]])
     both = both[np.argsort(both[:, 0], kind="stable")]
-    cuts = np.searchsorted(both[:, 0], np.arange(n + 1))
-    return [both[cuts[i] : cuts[i + 1], 1] for i in range(n)]
+    cuts = np.searchsorted(both[:, 0], np.arange(n + 1)).tolist()
+    ends = both[:, 1]
+    return [ends[a:b] for a, b in pairwise(cuts)]
 
 
 def _hex_lattice(x0: float, y0: float, x1: float, y1: float, spacing: float) -> np.ndarray:
