@@ -41,10 +41,12 @@ from .options import SolveOptions
 from .polish import Pose, polish, poses_of
 from .proofs import charge_impossibility
 
-PACKING_TIE_BREAK_SECONDS = 0.1
-CONTACT_PACKING_SECONDS = 2.0
-ENGAGED_PACKING_SECONDS = 0.3
-"""Time caps of the packing relaxations; stopped early, their proven bound is still valid."""
+PACKING_TIE_BREAK_DETERMINISTIC = 0.06
+CONTACT_PACKING_DETERMINISTIC = 1.2
+ENGAGED_PACKING_DETERMINISTIC = 0.18
+"""Caps of the packing relaxations in CP-SAT's deterministic time (about 0.6 s of it per second
+on the 2-core reference machine), so that where they stop, and so the answer, does not depend
+on the machine's load; stopped early, their proven bound is still valid."""
 GRID_SHARE = 0.6
 """The candidates' solve may use this share of the time limit; the continuous certificate
 (the cell relaxation) has the rest, and whatever the grid leaves unused."""
@@ -99,8 +101,8 @@ def _packing(c, scenario, roll, options, kind, least_movement):
     add_no_overlap(pm, c)
     count = sum(pm.y.values())
     pm.model.Maximize(count)
-    cap = CONTACT_PACKING_SECONDS if kind == "contact" else ENGAGED_PACKING_SECONDS
-    solver = _packing_solver(options, min(cap, options.time_limit_s / 4))
+    cap = CONTACT_PACKING_DETERMINISTIC if kind == "contact" else ENGAGED_PACKING_DETERMINISTIC
+    solver = _packing_solver(options, cap)
     status = solver.StatusName(solver.Solve(pm.model))
     if status not in ("OPTIMAL", "FEASIBLE"):
         return None, {}
@@ -111,7 +113,7 @@ def _packing(c, scenario, roll, options, kind, least_movement):
         pm.model.Minimize(
             sum(int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items())
         )
-        second = _packing_solver(options, PACKING_TIE_BREAK_SECONDS)
+        second = _packing_solver(options, PACKING_TIE_BREAK_DETERMINISTIC)
         if second.StatusName(second.Solve(pm.model)) in ("OPTIMAL", "FEASIBLE"):
             solver = second
     used = [p for p, v in pm.y.items() if solver.Value(v)]
@@ -120,12 +122,14 @@ def _packing(c, scenario, roll, options, kind, least_movement):
     return ceiling, placed
 
 
-def _packing_solver(options: SolveOptions, seconds: float) -> cp_model.CpSolver:
+def _packing_solver(options: SolveOptions, steady: float) -> cp_model.CpSolver:
     """Packing models are small: one worker without presolve or probing answers fastest
     (measured: probing off took the contact packing of 12 benchmark layouts from 0.005-1.98 s
-    to 0.006-1.55 s, 30-60% less on the larger ones)."""
+    to 0.006-1.55 s, 30-60% less on the larger ones). `steady` caps it in deterministic time;
+    a quarter of the time limit stays a hard cap."""
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.max_deterministic_time = steady
+    solver.parameters.max_time_in_seconds = options.time_limit_s / 4
     solver.parameters.num_workers = 1
     solver.parameters.cp_model_presolve = False
     solver.parameters.cp_model_probing_level = 0

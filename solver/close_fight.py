@@ -53,6 +53,14 @@ TOUCH_IN = 0.001
 less this margin, so the checker's measure always agrees."""
 
 
+CLOSE_WORKERS = 1
+"""CP-SAT workers for close moves. One worker follows the same search path however loaded the
+machine is, so a proven stage always hands the same placement to the next one (with two,
+whichever worker finished first decided it, and p10-wall-10e's tie break differed between
+runs); on pile-in-v1 it was no slower (p10-wall-10e's can-fight proof: 0.97-1.16 s against
+1.25 s with two)."""
+
+
 @dataclass
 class CloseAnswer:
     """The discrete answer: a candidate per model, the stages, and the spots' facts."""
@@ -423,7 +431,7 @@ def solve_discrete(
         roll=move.limit_in,
         time_limit_s=max(0.05, deadline - time.perf_counter()),
         seed=options.seed,
-        workers=options.workers,
+        workers=CLOSE_WORKERS,
         presolve=options.presolve,
         hint=list((incumbent[0] if incumbent else starts).values()),
         need_connected=len(move.unit.models) > 1,

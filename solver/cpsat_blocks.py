@@ -16,8 +16,10 @@ from chargeopt.geometry.distance_matrix import points_near
 from .candidates import Candidates
 from .matching import FORBIDDEN, least_cost_pairs
 
-TIE_BREAK_SECONDS = 0.5
-"""The least-movement tie break never takes longer than this (it orders equal answers only)."""
+TIE_BREAK_DETERMINISTIC = 0.5
+"""Budget of the least-movement tie break, in CP-SAT's deterministic time on one worker (it
+orders equal answers only, so it is cut short; by work done, not by the clock, so the same
+input gives the same answer on any machine)."""
 CEILING_SECONDS = 1.0
 """How long the solver may try to reach a proven ceiling before optimising instead."""
 MOVE_SCALE = 1000
@@ -378,19 +380,26 @@ class _Runner:
     cuts: int = 0
 
     def run(
-        self, seconds: float, floor: float | None = None
+        self, seconds: float, floor: float | None = None, steady: float | None = None
     ) -> tuple[str, list[int], cp_model.CpSolver]:
         """Solve until the answer is one connected group. With `floor` (the value of a known
         connected placement), stop with status 'BOUNDED' once the solver proves nothing
-        better than `floor` exists: its model relaxes connectivity, so the bound is valid."""
+        better than `floor` exists: its model relaxes connectivity, so the bound is valid.
+        With `steady`, the budget is that much of CP-SAT's deterministic time on one worker,
+        so that where the search stops does not depend on the machine or its load (`seconds`
+        stays a hard cap)."""
         deadline = time.perf_counter() + seconds
         while True:
             solver = cp_model.CpSolver()
             solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-            solver.parameters.num_workers = self.workers
+            solver.parameters.num_workers = self.workers if steady is None else 1
+            if steady is not None:
+                solver.parameters.max_deterministic_time = max(0.01, steady)
             solver.parameters.random_seed = self.seed
             solver.parameters.cp_model_presolve = self.presolve
             status = solver.StatusName(solver.Solve(self.pm.model))
+            if steady is not None:
+                steady -= solver.ResponseProto().deterministic_time
             if status not in ("OPTIMAL", "FEASIBLE"):
                 return status, [], solver
             if floor is not None and solver.BestObjectiveBound() <= floor + 1e-9:
@@ -454,7 +463,7 @@ def solve_ordered(
                 overall if best and obj.tie_break else ("FEASIBLE" if best else "UNKNOWN"),
                 runner.cuts,
             )
-        budget = min(remaining * 0.3, TIE_BREAK_SECONDS) if obj.tie_break else remaining
+        budget = remaining
         floor = incumbent[1].get(obj.name) if incumbent is not None and obj.maximise else None
         status, used, solver, value, bound = _stage(pm, runner, obj, budget, floor)
         if status == "BOUNDED":
@@ -532,7 +541,8 @@ def _stage(pm: PlacementModel, runner: _Runner, obj: Objective, budget: float, f
         pm.model.Maximize(obj.expr)
     else:
         pm.model.Minimize(obj.expr)
-    status, used, solver = runner.run(max(0.05, t_end - time.perf_counter()), floor)
+    steady = TIE_BREAK_DETERMINISTIC if obj.tie_break else None
+    status, used, solver = runner.run(max(0.05, t_end - time.perf_counter()), floor, steady)
     if not used:
         return status, [], solver, 0.0, 0.0
     value = float(solver.Value(obj.expr))

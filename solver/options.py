@@ -14,6 +14,8 @@ class SolveOptions:
     time_limit_s: float = 20.0
     seed: int = 0
     workers: int = 2
+    """CP-SAT workers of a charge's stages (close moves and the packing relaxations use one:
+    see `close_fight.CLOSE_WORKERS`)."""
     roll: int | None = None
     contact_step_deg: float = 3.0
     near_spacing_in: float = 0.6
