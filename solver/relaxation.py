@@ -424,15 +424,30 @@ def _coherency(m, z: Zones, cells: Cells, polys, count, occ, on, deadline=None) 
     if len(pairs):
         d = cl.min_distance(polys[used[pairs[:, 0]]], polys[used[pairs[:, 1]]])
         pairs = pairs[d <= reach]
-    near: dict[int, list[int]] = {int(c): [int(c)] for c in used}
-    for i, j in pairs:
-        near[int(used[i])].append(int(used[j]))
-        near[int(used[j])].append(int(used[i]))
-    for i, (c, others) in enumerate(near.items()):
+    for i, (c, others) in enumerate(_neighbour_lists(used, pairs)):
         if i % 256 == 0:
             _in_time(deadline)
         total = cp_model.LinearExpr.Sum([count[q] for q in others])
         m.Add(total >= z.k + 1).OnlyEnforceIf([occ[c], on])
+
+
+def _neighbour_lists(used: np.ndarray, pairs: np.ndarray) -> list[tuple[int, list[int]]]:
+    """Each cell of `used` with itself and its partners under `pairs` (indices into `used`),
+    in the order a loop appending both ends of each pair would list them."""
+    n = len(used)
+    pairs = pairs.reshape(-1, 2)
+    owner = np.concatenate([np.arange(n), pairs[:, 0], pairs[:, 1]])
+    other = np.concatenate([np.arange(n), pairs[:, 1], pairs[:, 0]])
+    rank = np.concatenate(
+        [np.full(n, -1), 2 * np.arange(len(pairs)), 2 * np.arange(len(pairs)) + 1]
+    )
+    order = np.lexsort((rank, owner))
+    cells = used[other[order]].tolist()
+    cuts = np.searchsorted(owner[order], np.arange(n + 1)).tolist()
+    return [
+        (int(c), cells[a:b])
+        for c, (a, b) in zip(used.tolist(), itertools.pairwise(cuts), strict=True)
+    ]
 
 
 def _span(m, z: Zones, polys, engaging, lit, deadline=None) -> None:
