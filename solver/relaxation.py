@@ -16,6 +16,7 @@ import shapely
 from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import pairs_within, points_near
+from chargeopt.geometry.identity_cache import cached_by_identity
 
 from . import cells as cl
 from .cells import EPS_IN, Cells
@@ -192,7 +193,7 @@ def build(
         _overlap(m, z, cells, count, lit("overlap"), deadline)
     _in_time(deadline)
     if z.k > 0 and lit("coherency") is not None:
-        _coherency(m, z, cells, polys, count, occ, lit("coherency"), deadline)
+        _coherency(m, z, cells, count, occ, lit("coherency"), deadline)
     _in_time(deadline)
     _span(m, z, polys, engaging, lit, deadline)
     _in_time(deadline)
@@ -362,7 +363,7 @@ def _overlap(m, z: Zones, cells: Cells, count, on, deadline: float | None = None
         for ring in sets:
             _in_time(deadline)
             ring = ring[np.argsort(cells.shape[ring, 2])]
-            for window in _windows(cells, ring, spacing):
+            for window in _windows(cells, tuple(ring.tolist()), spacing):
                 if len(window) > 1 and window not in posted:
                     posted.add(window)
                     m.Add(sum(count[c] for c in window) <= 1).OnlyEnforceIf(on)
@@ -389,10 +390,13 @@ def _overlap(m, z: Zones, cells: Cells, count, on, deadline: float | None = None
             m.Add(sum(count[c] for c in inside) <= 1).OnlyEnforceIf(on)
 
 
-def _windows(cells: Cells, ring: np.ndarray, spacing: float) -> list[tuple[int, ...]]:
+@cached_by_identity(maxsize=256)
+def _windows(cells: Cells, sectors: tuple[int, ...], spacing: float) -> list[tuple[int, ...]]:
     """Sets of sectors around one target model (sorted by angle) whose union is narrower
     than `spacing` (largest corner-to-corner distance): from each sector, the following ones
-    that keep the set narrow, until one is too far from the first."""
+    that keep the set narrow, until one is too far from the first. Remembered, as
+    `_coherent_cells`."""
+    ring = np.array(sectors, dtype=int)
     k = len(ring)
     ii, jj = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
     far = cl.max_distance(cells, ring[ii.ravel()], ring[jj.ravel()]).reshape(k, k)
@@ -412,23 +416,32 @@ def _windows(cells: Cells, ring: np.ndarray, spacing: float) -> list[tuple[int, 
     return out
 
 
-def _coherency(m, z: Zones, cells: Cells, polys, count, occ, on, deadline=None) -> None:
+def _coherency(m, z: Zones, cells: Cells, count, occ, on, deadline=None) -> None:
     """Each model needs k unit mates within coherency range: an occupied cell has at least
     k + 1 models (itself included) in the cells whose smallest distance to it allows it."""
-    used = np.array(sorted(count), dtype=int)
     reach = z.coherency_in + 2 * max(z.outer) + EPS_IN
-    centres = cells.centres[used]
-    slack = cells.diameter_in[used].max() if len(used) else 0.0
-    pairs = pairs_within(centres[:, 0], centres[:, 1], reach + 2 * slack)
     _in_time(deadline)
-    if len(pairs):
-        d = cl.min_distance(polys[used[pairs[:, 0]]], polys[used[pairs[:, 1]]])
-        pairs = pairs[d <= reach]
-    for i, (c, others) in enumerate(_neighbour_lists(used, pairs)):
+    for i, (c, others) in enumerate(_coherent_cells(cells, tuple(sorted(count)), reach)):
         if i % 256 == 0:
             _in_time(deadline)
         total = cp_model.LinearExpr.Sum([count[q] for q in others])
         m.Add(total >= z.k + 1).OnlyEnforceIf([occ[c], on])
+
+
+@cached_by_identity(maxsize=4)
+def _coherent_cells(cells: Cells, used: tuple[int, ...], reach: float) -> list:
+    """Each cell of `used` with itself and the cells of `used` whose smallest distance to it
+    is within `reach`. Remembered: the quick and the whole relaxation of one round are built
+    on the same cells."""
+    cells_used = np.array(used, dtype=int)
+    centres = cells.centres[cells_used]
+    slack = cells.diameter_in[cells_used].max() if len(used) else 0.0
+    pairs = pairs_within(centres[:, 0], centres[:, 1], reach + 2 * slack)
+    if len(pairs):
+        polys = cells.polygons
+        d = cl.min_distance(polys[cells_used[pairs[:, 0]]], polys[cells_used[pairs[:, 1]]])
+        pairs = pairs[d <= reach]
+    return _neighbour_lists(cells_used, pairs)
 
 
 def _neighbour_lists(used: np.ndarray, pairs: np.ndarray) -> list[tuple[int, list[int]]]:
