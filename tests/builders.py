@@ -6,6 +6,15 @@ from typing import Any
 
 from chargeopt.models import Scenario
 
+BARRICADE = {
+    "id": "fence",
+    "kind": "barricade",
+    "path": [[21.0, 5.0], [21.0, 15.0]],
+    "thickness": 0.25,
+    "height": 1.0,
+}
+"""A 1" high barricade across the board at x = 21 (engagement range 2" across it)."""
+
 
 def make_scenario(
     attackers: list[tuple[float, float]],

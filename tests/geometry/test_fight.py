@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import make_scenario
+from builders import BARRICADE, make_scenario
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,15 +77,6 @@ def test_tenth_base_contact_chain() -> None:
 def test_tenth_chain_needs_the_friend_in_contact_with_the_enemy() -> None:
     """10th: A1 is 0.5" from B1 (engaged, not touching): A2 touching A1 cannot fight."""
     assert fighters(chain([0.5, TOUCH], "40k-10e")) == ["A1"]
-
-
-BARRICADE = {
-    "id": "fence",
-    "kind": "barricade",
-    "path": [[21.0, 5.0], [21.0, 15.0]],
-    "thickness": 0.25,
-    "height": 1.0,
-}
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 import pytest
-from builders import make_scenario
+from builders import BARRICADE, make_scenario
 
 from chargeopt.geometry import Battlefield
 from chargeopt.geometry.checks_pairs import Bases, engagement
@@ -21,13 +21,6 @@ from chargeopt.solver.candidates import MARGIN_IN, engagement_limits, surroundin
 from chargeopt.solver.polish import Pose, _Around, _engaged, _Group
 
 PILE_IN = {"kind": "pile-in", "unit": "A", "charged": True}
-BARRICADE = {
-    "id": "fence",
-    "kind": "barricade",
-    "path": [[21.0, 5.0], [21.0, 15.0]],
-    "thickness": 0.25,
-    "height": 1.0,
-}
 
 
 def _scenario(
