@@ -64,9 +64,12 @@ def engaged_pairs(
     the WTC walls rule's pairs (token models in a 2" range across their wall with the units
     they charged, both ways: see `token_engagement`)."""
     fixed = _fixed(scenario)
-    return _engaged_pairs(
-        scenario, fixed, _acting_bases(fixed, placements), placements, battlefield
-    )
+    pairs: set[tuple[str, str]] = set()
+    if fixed.enemies:
+        engaged = _engaged(scenario, fixed, _acting_bases(fixed, placements), battlefield)
+        for i, j in zip(*np.nonzero(engaged), strict=True):
+            pairs.add((fixed.ids[i], fixed.enemy_ids[j]))
+    return frozenset(pairs | token_pairs(scenario, placements, battlefield))
 
 
 def fighters(
@@ -150,21 +153,6 @@ def _fixed(scenario: Scenario) -> _Fixed:
         rank={u.id: k for k, u in enumerate(scenario.units)},
     )
     return fixed
-
-
-def _engaged_pairs(
-    scenario: Scenario,
-    fixed: _Fixed,
-    mine: Bases,
-    placements: Mapping[str, Placement],
-    battlefield: Battlefield,
-) -> frozenset[tuple[str, str]]:
-    pairs: set[tuple[str, str]] = set()
-    if fixed.enemies:
-        engaged = _engaged(scenario, fixed, mine, battlefield)
-        for i, j in zip(*np.nonzero(engaged), strict=True):
-            pairs.add((fixed.ids[i], fixed.enemy_ids[j]))
-    return frozenset(pairs | token_pairs(scenario, placements, battlefield))
 
 
 def _engaged(

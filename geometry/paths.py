@@ -314,14 +314,14 @@ class VisibilityGraph:
 
 def _dijkstra(
     graph: nx.Graph, first: dict[int, float], within: float = math.inf
-) -> tuple[dict[int, float], dict[int, list[int]]]:
+) -> tuple[dict[int, float], dict[int, int]]:
     """Shortest distances (up to `within`) over the graph's "weight" edges from a virtual
     start joined to the nodes of `first` at the given lengths, and each node's predecessor
     (the start is `_START_NODE`). Written out rather than copying the graph to add the start
     node, which cost more than the search."""
     adjacency = graph.adj
     dist: dict[int, float] = {}
-    pred: dict[int, list[int]] = {}
+    pred: dict[int, int] = {}
     heap = [(d, v, _START_NODE) for v, d in first.items()]
     heapq.heapify(heap)
     while heap:
@@ -330,7 +330,7 @@ def _dijkstra(
             break
         if v in dist:
             continue
-        dist[v], pred[v] = d, [via]
+        dist[v], pred[v] = d, via
         for u, edge in adjacency[v].items():
             if u not in dist:
                 heapq.heappush(heap, (d + edge["weight"], u, v))
@@ -350,7 +350,7 @@ class PathField:
         self.exit = (float(sx[0]), float(sy[0]))
         graph = omap.graph
         self.node_dist = np.full(len(graph.points), np.inf)
-        self._pred: dict[int, list[int]] = {}
+        self._pred: dict[int, int] = {}
         if math.isinf(self.escape_in) or len(graph.points) == 0:
             return
         nodes = np.arange(len(graph.points))
@@ -389,7 +389,7 @@ class PathField:
         v = int(via[0])
         while v >= 0:
             corners.append(v)
-            v = self._pred[v][0]
+            v = self._pred[v]
         points = self.map.graph.points
         path = [
             self.start,

@@ -394,8 +394,8 @@ def _overlap(m, z: Zones, cells: Cells, count, on, deadline: float | None = None
 def _windows(cells: Cells, sectors: tuple[int, ...], spacing: float) -> list[tuple[int, ...]]:
     """Sets of sectors around one target model (sorted by angle) whose union is narrower
     than `spacing` (largest corner-to-corner distance): from each sector, the following ones
-    that keep the set narrow, until one is too far from the first. Remembered, as
-    `_coherent_cells`."""
+    that keep the set narrow, until one is too far from the first. Remembered: the quick
+    relaxation (without coherency) and the whole one of a round are built on the same cells."""
     ring = np.array(sectors, dtype=int)
     k = len(ring)
     ii, jj = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
@@ -428,11 +428,9 @@ def _coherency(m, z: Zones, cells: Cells, count, occ, on, deadline=None) -> None
         m.Add(total >= z.k + 1).OnlyEnforceIf([occ[c], on])
 
 
-@cached_by_identity(maxsize=4)
 def _coherent_cells(cells: Cells, used: tuple[int, ...], reach: float) -> list:
     """Each cell of `used` with itself and the cells of `used` whose smallest distance to it
-    is within `reach`. Remembered: the quick and the whole relaxation of one round are built
-    on the same cells."""
+    is within `reach`."""
     cells_used = np.array(used, dtype=int)
     centres = cells.centres[cells_used]
     slack = cells.diameter_in[cells_used].max() if len(used) else 0.0
