@@ -658,6 +658,19 @@ def _measured_gaps(c: Candidates, i: np.ndarray, j: np.ndarray, limit: float) ->
     return gap
 
 
+def near_pairs(c: Candidates, distance: float) -> np.ndarray:
+    """Index pairs (i < j) of candidates whose centres stand at most `distance` apart. The
+    widest query made is kept on the candidates and narrower ones are filtered from it (the
+    fight helpers' pairs come from the coherency pairs' query)."""
+    wide, pairs = c.memo.get("near_pairs", (-1.0, None))
+    if pairs is None or wide < distance:
+        pairs = pairs_within(c.x, c.y, distance)
+        c.memo["near_pairs"] = (distance, pairs)
+        return pairs
+    i, j = pairs[:, 0], pairs[:, 1]
+    return pairs[np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j]) <= distance]
+
+
 def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray]:
     """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used,
     and pairs within coherency range of each other (horizontal and vertical). Pairs of round
@@ -667,7 +680,7 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
         return np.empty((0, 2), int), np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
     limit = rules.coherency_range_in - MARGIN_IN
-    pairs = pairs_within(c.x, c.y, limit + 2 * outer.max())
+    pairs = near_pairs(c, limit + 2 * outer.max())
     if len(pairs) == 0:
         return np.empty((0, 2), int), np.empty((0, 2), int)
     i, j = pairs[:, 0], pairs[:, 1]

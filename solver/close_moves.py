@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
-from chargeopt.geometry.distance_matrix import edge_distances, pairs_within
+from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.models import (
     ActionKind,
     GameModel,
@@ -281,7 +281,7 @@ def support_pairs(c: cand.Candidates, limit_in: float, same_level: bool) -> np.n
     if len(c) < 2:
         return np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
-    pairs = pairs_within(c.x, c.y, limit_in + 2 * outer.max())
+    pairs = cand.near_pairs(c, limit_in + 2 * outer.max())
     if len(pairs) == 0:
         return np.empty((0, 2), int)
     i, j = pairs[:, 0], pairs[:, 1]
