@@ -108,11 +108,19 @@ def assign_models(
     return out
 
 
-def add_no_overlap(pm: PlacementModel, c: Candidates, anchor_step: float | None = None) -> int:
+def add_no_overlap(
+    pm: PlacementModel, c: Candidates, anchor_step: float | None = None, maximal: bool = False
+) -> int:
     """Forbid overlapping bases: AtMostOne over cliques of candidates inside a disk of radius
-    just under the smallest base radius around lattice anchors, pairs for what is left.
-    Returns the number of constraints posted."""
+    just under the smallest base radius around lattice anchors, pairs for what is left; with
+    `maximal`, over maximal cliques that hold every conflicting pair instead (a much tighter
+    LP relaxation, see `overlap_cliques`). Returns the number of constraints posted."""
     live = np.array(sorted(pm.y), dtype=int)
+    if maximal:
+        cliques = overlap_cliques(c, live)
+        for clique in cliques:
+            pm.model.AddAtMostOne(pm.y[int(p)] for p in clique)
+        return len(cliques)
     if len(live) < 2 or len(c.conflicts) == 0:
         return 0
     conflicts = c.conflicts[np.isin(c.conflicts[:, 0], live) & np.isin(c.conflicts[:, 1], live)]
@@ -154,6 +162,51 @@ def add_no_overlap(pm: PlacementModel, c: Candidates, anchor_step: float | None 
         pm.model.AddBoolOr([pm.y[i].Not(), pm.y[j].Not()])
         posted += 1
     return posted
+
+
+def overlap_cliques(c: Candidates, live: np.ndarray) -> list[np.ndarray]:
+    """Maximal cliques of the conflict graph on the `live` candidates that cover its every
+    edge: from each conflicting pair no clique holds yet, grown greedily (common neighbours
+    nearest the pair's midpoint first). Every two members overlap, so at most one is used,
+    whatever the bases' sizes and shapes. Maximal cliques, rather than those inside a small
+    disk or along a contact ring, are what make the LP relaxation tight where bases crowd
+    into the pockets between others (measured on scaling-v1: the engagement packing at the
+    proven base contact count went from an LP bound of 17 to 15, the optimum, on
+    c30-open-s1, and from 36 to 7 units of deterministic time over the 20- and 30-model
+    layouts, all eight proven instead of five)."""
+    n = len(live)
+    if n < 2 or len(c.conflicts) == 0:
+        return []
+    index = np.full(len(c), -1)
+    index[live] = np.arange(n)
+    pairs = index[c.conflicts]
+    pairs = pairs[(pairs >= 0).all(axis=1)]
+    adjacent = np.zeros((n, n), bool)
+    adjacent[pairs[:, 0], pairs[:, 1]] = adjacent[pairs[:, 1], pairs[:, 0]] = True
+    covered = np.zeros((n, n), bool)
+    cliques = []
+    for a, b in pairs:
+        if covered[a, b]:
+            continue
+        members = _grow_clique(adjacent, c.x[live], c.y[live], int(a), int(b))
+        covered[np.ix_(members, members)] = True
+        cliques.append(live[members])
+    return cliques
+
+
+def _grow_clique(adjacent: np.ndarray, x: np.ndarray, y: np.ndarray, a: int, b: int) -> np.ndarray:
+    """The pair (a, b) grown to a maximal clique: each common neighbour in turn, nearest the
+    pair's midpoint first, joins if it is adjacent to every member so far."""
+    pool = np.flatnonzero(adjacent[a] & adjacent[b])
+    gap = np.hypot(x[pool] - (x[a] + x[b]) / 2, y[pool] - (y[a] + y[b]) / 2)
+    pool = pool[np.argsort(gap, kind="stable")]
+    members = [a, b]
+    open_ = np.ones(len(pool), bool)
+    for k, p in enumerate(pool):
+        if open_[k]:
+            members.append(int(p))
+            open_ &= adjacent[p, pool]
+    return np.array(members)
 
 
 def _ring_arcs(

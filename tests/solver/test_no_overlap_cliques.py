@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from test_properties import charges
 
 from chargeopt.geometry import Battlefield
-from chargeopt.models import Scenario
+from chargeopt.models import RoundBase, Scenario
 from chargeopt.solver import candidates as cand
 from chargeopt.solver import load_scenario
 from chargeopt.solver.charge import packing_ceiling
@@ -19,10 +19,12 @@ from chargeopt.solver.contact_bound import (
     kissing_capacity,
     straight_line_ceilings,
 )
-from chargeopt.solver.greedy import best_completion, greedy_packing, satisfies_all
+from chargeopt.solver.cpsat_blocks import overlap_cliques
+from chargeopt.solver.greedy import best_completion, complete, greedy_packing, satisfies_all
 from chargeopt.solver.options import SolveOptions
 
 LAYOUTS = Path(__file__).parents[2] / "benchmarks" / "layouts" / "speed-v1"
+SCALING = LAYOUTS.parent / "scaling-v1"
 
 
 def _legal_contacts(scenario: Scenario, options: SolveOptions) -> tuple[int, int, int]:
@@ -73,3 +75,74 @@ def test_ceilings_never_below_a_legal_placement(scenario: Scenario) -> None:
         assert ceiling >= found
     assert quick >= found
     assert straight_line_ceilings(scenario, scenario.action.roll)["base_contact"] >= found
+
+
+def _points(xy: list[tuple[float, float]]) -> cand.Candidates:
+    """Bare 32mm candidates at `xy` with their overlapping pairs (centres under 1.26" apart)."""
+    x, y = (np.array(v, dtype=float) for v in zip(*xy, strict=True))
+    n = len(x)
+    c = cand.Candidates(
+        [RoundBase(diameter_mm=32)],
+        np.zeros(n, int),
+        x,
+        y,
+        np.zeros(n),
+        np.zeros(n),
+        [()] * n,
+        [frozenset()] * n,
+        np.full(n, -1),
+        np.zeros(n),
+    )
+    i, j = np.triu_indices(n, 1)
+    c.conflicts = np.column_stack((i, j))[np.hypot(x[i] - x[j], y[i] - y[j]) < 32 / 25.4]
+    return c
+
+
+def test_overlap_cliques_of_a_square_and_its_centre() -> None:
+    """Corners of a 1" square overlap their two neighbours (1" < 1.26") but not the opposite
+    corner (1.41"); the centre overlaps all four. The maximal cliques are the four triangles
+    of the centre and a side, and they hold every overlapping pair."""
+    c = _points([(0, 0), (1, 0), (1, 1), (0, 1), (0.5, 0.5)])
+    cliques = overlap_cliques(c, np.arange(5))
+    assert sorted(sorted(int(p) for p in q) for q in cliques) == [
+        [0, 1, 4],
+        [0, 3, 4],
+        [1, 2, 4],
+        [2, 3, 4],
+    ]
+
+
+def test_overlap_cliques_are_maximal_and_cover_every_conflict() -> None:
+    """On a layout's candidates: every two members of a clique overlap, no other candidate
+    overlaps all of a clique, and every overlapping pair shares a clique."""
+    scenario = load_scenario(LAYOUTS / "c20-walls-s2.toml")
+    roll = scenario.action.roll
+    c = cand.generate(scenario, Battlefield.from_scenario(scenario), roll, SolveOptions())
+    live = np.flatnonzero([bool(f) for f in c.engaged])
+    cliques = overlap_cliques(c, live)
+    clash = {(int(a), int(b)) for a, b in c.conflicts} | {(int(b), int(a)) for a, b in c.conflicts}
+    covered = set()
+    for q in cliques:
+        members = [int(p) for p in q]
+        assert all((a, b) in clash for a in members for b in members if a != b)
+        outside = set(live.tolist()) - set(members)
+        assert not any(all((p, m) in clash for m in members) for p in outside)
+        covered |= {(a, b) for a in members for b in members}
+    inside = set(live.tolist())
+    assert all((a, b) in covered for a, b in clash if a in inside and b in inside)
+
+
+def test_engaged_packing_keeping_the_proven_contacts() -> None:
+    """scaling-v1 c30-open-s1 at roll 7: only 9 models reach contact spots and 17 reach
+    engaged spots (where all 17 fit at once), but with all 9 in contact the others fit in
+    the pockets between them for 15 at most, and the packing completes to a legal 15."""
+    scenario = load_scenario(SCALING / "c30-open-s1.toml")
+    options = SolveOptions(roll_table=False)
+    roll = scenario.action.roll
+    c = cand.generate(scenario, Battlefield.from_scenario(scenario), roll, options)
+    tight, packed = packing_ceiling(c, scenario, roll, options, "engaged", least_contacts=9)
+    assert tight == 15
+    k = scenario.rules.coherency_neighbours(len(scenario.acting_unit.models))
+    placed = complete(c, scenario, roll, packed, k)
+    assert placed is not None and satisfies_all(c, scenario, placed, k)
+    assert sum(1 for p in placed.values() if c.engaged[p]) == 15
