@@ -103,6 +103,21 @@ def start_cells(z: Zones, roll: float, width: float, height: float) -> Cells:
     return cl.subset(out, _reachable_by_any(z, out, roll))
 
 
+def starting_size(z: Zones, roll: float, width: float, height: float) -> int:
+    """How many cell choices the relaxation over its starting cells has (one per cell for a
+    base's interchangeable models, one per model and cell otherwise): what its solve time
+    grows with, known in milliseconds before anything is built."""
+    cells = start_cells(z, roll, width, height)
+    ok = _allowed(z, cells, cells.polygons, roll)
+    size = 0
+    for b in range(len(z.bases)):
+        masks = [ok[mid] for mid, bb in z.model_base.items() if bb == b]
+        if masks:
+            everyone = np.logical_and.reduce(masks)
+            size += int(everyone.sum()) + sum(int((mask & ~everyone).sum()) for mask in masks)
+    return size
+
+
 def ring_centres(z: Zones) -> np.ndarray:
     return np.array([(r.x, r.y) for r in z.rings]).reshape(-1, 2)
 
