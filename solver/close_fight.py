@@ -28,6 +28,7 @@ from .charge import packing_ceiling
 from .close_moves import CloseMove, Goal, marker_footprint, support_pairs
 from .cpsat_blocks import (
     MOVE_SCALE,
+    REPEATABLE_WORKERS,
     Objective,
     PlacementModel,
     SolveState,
@@ -51,14 +52,6 @@ from .options import SolveOptions
 TOUCH_IN = 0.001
 """Friends count as in base contact (10th-edition fight support) up to the contact tolerance
 less this margin, so the checker's measure always agrees."""
-
-
-CLOSE_WORKERS = 1
-"""CP-SAT workers for close moves. One worker follows the same search path however loaded the
-machine is, so a proven stage always hands the same placement to the next one (with two,
-whichever worker finished first decided it, and p10-wall-10e's tie break differed between
-runs); on pile-in-v1 it was no slower (p10-wall-10e's can-fight proof: 0.97-1.16 s against
-1.25 s with two)."""
 
 
 @dataclass
@@ -431,7 +424,7 @@ def solve_discrete(
         roll=move.limit_in,
         time_limit_s=max(0.05, deadline - time.perf_counter()),
         seed=options.seed,
-        workers=CLOSE_WORKERS,
+        workers=REPEATABLE_WORKERS,
         presolve=options.presolve,
         hint=list((incumbent[0] if incumbent else starts).values()),
         need_connected=len(move.unit.models) > 1,

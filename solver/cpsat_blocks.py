@@ -20,6 +20,14 @@ TIE_BREAK_DETERMINISTIC = 0.5
 """Budget of the least-movement tie break, in CP-SAT's deterministic time on one worker (it
 orders equal answers only, so it is cut short; by work done, not by the clock, so the same
 input gives the same answer on any machine)."""
+REPEATABLE_WORKERS = 1
+"""CP-SAT workers for the moves whose stages CP-SAT must prove (pile in, consolidation, heroic
+intervention, the WTC walls rule). One worker follows the same search path however loaded the
+machine is, so a proven stage always hands the same placement to the next one; with two,
+whichever worker finished first decided it, and the tie break differed between runs
+(pile-in-v1 p10-wall-10e; the WTC seed's examples 1B and 2: 28.50" to 30.02" and 40.93" to
+42.57" moved in all). It was no slower there (p10-wall-10e's can-fight proof: 0.97 to 1.16 s
+against 1.25 s with two; example 2: 3.3 s against 3.2 s)."""
 CEILING_SECONDS = 1.0
 """How long the solver may try to reach a proven ceiling before optimising instead."""
 MOVE_SCALE = 1000

@@ -14,8 +14,8 @@ class SolveOptions:
     time_limit_s: float = 20.0
     seed: int = 0
     workers: int = 2
-    """CP-SAT workers of a charge's stages (close moves and the packing relaxations use one:
-    see `close_fight.CLOSE_WORKERS`)."""
+    """CP-SAT workers of a charge's stages (close moves, the WTC walls rule and the packing
+    relaxations use one: see `cpsat_blocks.REPEATABLE_WORKERS`)."""
     roll: int | None = None
     contact_step_deg: float = 3.0
     near_spacing_in: float = 0.6

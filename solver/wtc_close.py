@@ -32,7 +32,7 @@ from . import candidates as cand
 from .close_fight import CloseAnswer, _ceilings, build, objectives
 from .close_moves import CloseMove, Goal, require_pile_in
 from .close_solve import _result
-from .cpsat_blocks import SolveState, solve_ordered
+from .cpsat_blocks import REPEATABLE_WORKERS, SolveState, solve_ordered
 from .options import SolveOptions
 
 
@@ -76,7 +76,7 @@ def solve_wtc_close(
             roll=move.limit_in,
             time_limit_s=max(0.05, deadline - time.perf_counter()),
             seed=options.seed,
-            workers=options.workers,
+            workers=REPEATABLE_WORKERS,
             presolve=options.presolve,
             hint=list(starts.values()),
             need_connected=len(move.unit.models) > 1,

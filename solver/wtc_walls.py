@@ -23,6 +23,7 @@ from .charge import packing_ceiling, solve_charge
 from .contact_bound import roll_lower_bound
 from .cpsat_blocks import (
     MOVE_SCALE,
+    REPEATABLE_WORKERS,
     Objective,
     SolveState,
     add_coherency,
@@ -261,7 +262,7 @@ def charge_under_rule(
         roll=roll,
         time_limit_s=max(0.05, deadline - time.perf_counter()),
         seed=options.seed,
-        workers=options.workers,
+        workers=REPEATABLE_WORKERS,
         presolve=options.presolve,
         need_connected=n > 1,
     )

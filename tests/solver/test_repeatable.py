@@ -22,12 +22,29 @@ def _answer(path: Path) -> tuple:
 
 
 @pytest.mark.parametrize(
-    "name", ["examples/marines-charge-open.toml", "pile-in-v1/p5-line-9e.toml"]
+    "name",
+    [
+        "examples/marines-charge-open.toml",
+        "pile-in-v1/p5-line-9e.toml",
+        "wtc-walls/example-2.toml",
+    ],
 )
 def test_two_solves_agree(name: str) -> None:
+    """The WTC seed's example 2 moved 40.93" to 42.57" in all while its stages ran on two
+    workers."""
     first = _answer(LAYOUTS / name)
     assert first[0].value == "optimal"
     assert _answer(LAYOUTS / name) == first
+
+
+def test_two_solves_of_a_horde_agree() -> None:
+    """Thirty models (scaling-v1 c30-open-s1; `feasible`, as only the straight-line ceilings
+    bound it on the table): 9 in base contact, 15 engaged and the same placements twice."""
+    path = LAYOUTS / "scaling-v1" / "c30-open-s1.toml"
+    first = _answer(path)
+    assert first[0].value == "feasible"
+    assert first[1]["base_contact"] == 9 and first[1]["engaged"] == 15
+    assert _answer(path) == first
 
 
 def _spin(seconds: float) -> None:
