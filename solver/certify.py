@@ -34,9 +34,9 @@ STRAIGHT_SLACK_IN = 1e-5
 BOUND_MAX_CHOICES = 8000
 """Beside a legal placement, the relaxation is not run when its starting cells offer more
 choices than this (`starting_size`): on the benchmark suites every such relaxation (the 20- to
-40-model hordes, 9,800 to 71,000 choices) took 2 s or more to solve once and never proved
-less than the straight-line ceilings do, while those below (2,500 to 4,800) proved or settled
-in 0.1 to 1.3 s."""
+40-model hordes and curated-v1 k3, 9,800 to 71,000 choices) took 2 s or more to solve once
+and never proved less than the straight-line ceilings do, while those below (k2, k4, k8:
+1,400 to 4,800) settled their first solve in 0.1 to 1.3 s (k4's proves its optimum)."""
 MIN_ROLL_SHARE = 0.1
 """The proof for the roll below the minimum gets at most this share of the time limit (at
 least `MIN_ROLL_S`): a roll whose reach just touches engagement range cannot be disproved by a

@@ -49,7 +49,9 @@ on the 2-core reference machine), so that where they stop, and so the answer, do
 on the machine's load; stopped early, their proven bound is still valid."""
 SETTLED_ENGAGED_PACKING_DETERMINISTIC = 2.0
 """The cap of the engagement packing that keeps the proven contacts: it replaces the ordered
-solve's engagement stage, so it may work longer (the most any scaling-v1 layout needed: 1.82)."""
+solve's engagement stage, so it may work longer (the 20- and 30-model layouts of scaling-v1
+need at most 1.82; two 40-model ones would need 3.1 and 4.2, stop at it, and keep the bound
+reached)."""
 GRID_SHARE = 0.6
 """The candidates' solve may use this share of the time limit; the continuous certificate
 (the cell relaxation) has the rest, and whatever the grid leaves unused."""
