@@ -109,13 +109,19 @@ def starting_size(z: Zones, roll: float, width: float, height: float) -> int:
     grows with, known in milliseconds before anything is built."""
     cells = start_cells(z, roll, width, height)
     ok = _allowed(z, cells, cells.polygons, roll)
-    size = 0
+    return sum(
+        int(everyone.sum()) + sum(int((mask & ~everyone).sum()) for mask in masks)
+        for _, _, masks, everyone in _choices(z, ok)
+    )
+
+
+def _choices(z: Zones, ok: dict[str, np.ndarray]):
+    """Per base: its models, their allowed cells, and the cells every one of them may use
+    (one shared count variable there; a choice per model elsewhere)."""
     for b in range(len(z.bases)):
-        masks = [ok[mid] for mid, bb in z.model_base.items() if bb == b]
-        if masks:
-            everyone = np.logical_and.reduce(masks)
-            size += int(everyone.sum()) + sum(int((mask & ~everyone).sum()) for mask in masks)
-    return size
+        mids = [mid for mid, bb in z.model_base.items() if bb == b]
+        masks = [ok[mid] for mid in mids]
+        yield b, mids, masks, np.logical_and.reduce(masks)
 
 
 def ring_centres(z: Zones) -> np.ndarray:
@@ -173,10 +179,7 @@ def build(
     _in_time(deadline)
     per_cell: dict[int, list[cp_model.LinearExprT]] = {}
     per_base_cell: dict[tuple[int, int], list[cp_model.LinearExprT]] = {}
-    for b in range(len(z.bases)):
-        mids = [mid for mid, bb in z.model_base.items() if bb == b]
-        masks = [ok[mid] for mid in mids]
-        everyone = np.logical_and.reduce(masks)
+    for b, mids, masks, everyone in _choices(z, ok):
         placed = []
         for c in np.flatnonzero(everyone):
             v = m.NewIntVar(0, len(mids), f"s[{b},{c}]")
