@@ -113,9 +113,7 @@ def _packing(c, scenario, roll, options, kind, least_movement, least_contacts=0)
         pm.model.Add(sum(v for p, v in pm.y.items() if c.contact[p]) >= least_contacts)
     cap = CONTACT_PACKING_DETERMINISTIC if kind == "contact" else ENGAGED_PACKING_DETERMINISTIC
     cap = SETTLED_ENGAGED_PACKING_DETERMINISTIC if least_contacts else cap
-    solver = _packing_solver(options, cap)
-    if least_contacts:
-        solver.parameters.search_branching = cp_model.LP_SEARCH
+    solver = _packing_solver(options, cap, lp_search=bool(least_contacts))
     status = solver.StatusName(solver.Solve(pm.model))
     if status not in ("OPTIMAL", "FEASIBLE"):
         return None, {}
@@ -135,13 +133,16 @@ def _packing(c, scenario, roll, options, kind, least_movement, least_contacts=0)
     return ceiling, placed
 
 
-def _packing_solver(options: SolveOptions, steady: float) -> cp_model.CpSolver:
+def _packing_solver(
+    options: SolveOptions, steady: float, lp_search: bool = False
+) -> cp_model.CpSolver:
     """Packing models are small: one worker without presolve, probing or SAT inprocessing
     answers fastest (measured: probing off took the contact packing of 12 benchmark layouts
     from 0.005-1.98 s to 0.006-1.55 s; inprocessing off then halved the deterministic time of
     the 44 contact and engagement packings of the pile-in, scaling and curated suites, 10.3 s
     to 4.7 s, and proved three contact packings that ran out of their cap). `steady` caps it
-    in deterministic time; a quarter of the time limit stays a hard cap."""
+    in deterministic time; a quarter of the time limit stays a hard cap. `lp_search` branches
+    on the LP (see `SETTLED_ENGAGED_PACKING_DETERMINISTIC`)."""
     solver = cp_model.CpSolver()
     solver.parameters.max_deterministic_time = steady
     solver.parameters.max_time_in_seconds = options.time_limit_s / 4
@@ -150,6 +151,8 @@ def _packing_solver(options: SolveOptions, steady: float) -> cp_model.CpSolver:
     solver.parameters.cp_model_probing_level = 0
     solver.parameters.use_sat_inprocessing = False
     solver.parameters.random_seed = options.seed
+    if lp_search:
+        solver.parameters.search_branching = cp_model.LP_SEARCH
     return solver
 
 
