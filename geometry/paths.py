@@ -531,7 +531,7 @@ def _shared_map(
         if piece.kind == TerrainKind.IMPASSABLE or (ruin and ruins_block):
             obstacles.append(grown_obstacle(piece.id, piece.shape, r))
     for other in scenario.units:
-        if not _blocks_path(rules, unit, other):
+        if not blocks_path(rules, unit, other):
             continue
         for model in other.models:
             if abs(model.z - start_z) < SAME_LEVEL_IN:
@@ -554,7 +554,7 @@ def _find_model(scenario: Scenario, model_id: str) -> tuple[Unit, GameModel]:
     return scenario.model_index[model_id]
 
 
-def _blocks_path(rules: RuleSet, mover: Unit, other: Unit) -> bool:
+def blocks_path(rules: RuleSet, mover: Unit, other: Unit) -> bool:
     """Whether `other`'s bases block `mover`'s path (unit mates never do)."""
     if other.id == mover.id:
         return False

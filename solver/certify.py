@@ -18,6 +18,7 @@ from .contact_bound import (
     straight_line_ceilings,
 )
 from .options import SolveOptions
+from .packing_bound import packing_ceilings
 from .relaxation import MIN_ARC_IN, MIN_SIDE_IN, starting_size
 from .relaxation_solve import Verdict, bound, prove
 from .relaxation_words import explain
@@ -76,18 +77,26 @@ def certify(
         stats["straight_line_bound"] = dict(proven)
         stats["candidate_bound"] = dict(result.bound)
         closed = all(proven[t] <= found[t] for t in found)
+        cap = started + max(BOUND_MIN_S, BOUND_SHARE * options.time_limit_s)
+        end = min(deadline - min_roll_share * seconds, cap)
+        if not closed:
+            packed = packing_ceilings(scenario, battlefield, z, at, end, options.workers)
+            if packed is not None:
+                stats["packing_bound"] = packed
+                proven = _tighter(proven, packed, found, stats)
+                closed = all(proven[t] <= found[t] for t in found)
         size = 0 if closed else starting_size(z, at, *board)
         if closed:
-            stats["relaxation"]["verdict"] = "not run: the straight-line bound meets the objective"
+            stats["relaxation"]["verdict"] = (
+                "not run: the straight-line and packing bounds meet the objective"
+            )
         elif size > BOUND_MAX_CHOICES:
             stats["relaxation"]["starting_choices"] = size
             stats["relaxation"]["verdict"] = (
                 f"not run: {size} cell choices, more than the {BOUND_MAX_CHOICES} that settle in "
-                "time; the straight-line ceilings are the bound"
+                "time; the straight-line and packing ceilings are the bound"
             )
         else:
-            cap = started + max(BOUND_MIN_S, BOUND_SHARE * options.time_limit_s)
-            end = min(deadline - min_roll_share * seconds, cap)
             v = bound(z, at, board, found, end, **run)
             stats["relaxation"].update(_facts(v))
             relaxed = {"base_contact": v.contact_bound, "engaged": v.engaged_bound}
@@ -159,6 +168,25 @@ def _straight_line_min_roll_proof(scenario: Scenario, min_roll: int | None) -> s
         f'away edge to edge in a straight line, more than the roll allows ({below:.2f}" plus '
         f'{er:g}" engagement range).'
     )
+
+
+def _tighter(
+    proven: dict[str, int],
+    packed: dict[str, int | None],
+    found: dict[str, int],
+    stats: dict[str, object],
+) -> dict[str, int]:
+    """The smaller of each term's bounds; a packing bound below a legal placement's count
+    would contradict it, so it is recorded and not used."""
+    out = dict(proven)
+    for term, value in packed.items():
+        if value is None:
+            continue
+        if value < found[term]:
+            stats["packing_contradiction"] = f"{term}: packing bound {value} < found {found[term]}"
+            continue
+        out[term] = min(out[term], value)
+    return out
 
 
 def _record_proof(v: Verdict, stats: dict[str, object]) -> None:

@@ -196,13 +196,13 @@ def overlap_cliques(c: Candidates, live: np.ndarray) -> list[np.ndarray]:
     for a, b in pairs:
         if covered[a, b]:
             continue
-        members = _grow_clique(adjacent, c.x[live], c.y[live], int(a), int(b))
+        members = grow_clique(adjacent, c.x[live], c.y[live], int(a), int(b))
         covered[np.ix_(members, members)] = True
         cliques.append(live[members])
     return cliques
 
 
-def _grow_clique(adjacent: np.ndarray, x: np.ndarray, y: np.ndarray, a: int, b: int) -> np.ndarray:
+def grow_clique(adjacent: np.ndarray, x: np.ndarray, y: np.ndarray, a: int, b: int) -> np.ndarray:
     """The pair (a, b) grown to a maximal clique: each common neighbour in turn, nearest the
     pair's midpoint first, joins if it is adjacent to every member so far."""
     pool = np.flatnonzero(adjacent[a] & adjacent[b])

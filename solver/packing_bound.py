@@ -1,0 +1,330 @@
+"""Packing ceilings on base contacts and engagement: every model that ends touching a target
+model has its centre in that model's contact ring, and every engaged model in a target's
+engagement band. Cut the rings into short sectors and the bands into small squares, keep the
+cells some centre could legally occupy (on the board, not wholly inside a wall, a base or a
+non-target's range) and that the model can reach along a legal path, and forbid two models
+in cells so close that their bases must overlap. The most models such a packing places is an
+upper bound on each term, and unlike the straight-line ceilings it sees that a horde cannot
+all squeeze into the front of a target unit or walk through a screen.
+
+Every test loosens: cells are supersets, zones are drawn inside the true ones, overlaps are
+judged from the cells' farthest points, and path lengths are lower bounds (see
+`path_lower_bounds`). Round charging bases on one level only (elsewhere `None`)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+import numpy as np
+import shapely
+from ortools.sat.python import cp_model
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+
+from chargeopt.geometry import Battlefield
+from chargeopt.geometry.paths import (
+    SAME_LEVEL_IN,
+    MoverProfile,
+    Obstacle,
+    ObstacleMap,
+    blocks_path,
+)
+from chargeopt.models import RoundBase, Scenario, TerrainKind
+
+from . import cells as cl
+from .cpsat_blocks import grow_clique
+from .relaxation_zones import QUAD_SEGS, Zones, inner_radius
+
+ARC_IN = 0.02
+"""Arc length of a contact ring's sectors."""
+SQUARE_IN = 0.1
+"""Side of an engagement band's squares."""
+ROLL_SLACK_IN = 1e-6
+"""The checker's own slack on the roll (`geometry.checks_move`)."""
+MAX_CELLS = 12_000
+"""More reachable cells than this are not packed: the conflict matrix is quadratic."""
+MAX_BAND_CELLS = 1_000
+BAND_S = 1.0
+"""An engagement band with more reachable squares than this is not packed, nor longer than
+`BAND_S` (measured on scaling-v1: bands of 1,500 to 2,500 reachable squares did not settle
+in 15 s, nor proved less than the reach count; curated-v1 k2's 244 settle in 0.05 s); the
+count of models that reach the band at all still bounds engagement."""
+
+Reach = Callable[[np.ndarray], np.ndarray]
+
+
+def packing_ceilings(
+    scenario: Scenario,
+    battlefield: Battlefield,
+    z: Zones,
+    roll: float,
+    deadline: float,
+    workers: int = 2,
+) -> dict[str, int | None] | None:
+    """Upper bounds on base contacts and on engaged models at `roll` (None for a term whose
+    packing is too large or proves nothing before `deadline`); None when the scenario is
+    outside this bound's reach (non-round bases, several levels, floors, the WTC wall rule)."""
+    if not _applies(scenario, battlefield):
+        return None
+    cells, base_of, ring = _contact_cells(z)
+    allowed = reachable(scenario, battlefield, z, roll, cells, base_of, ring)
+    out: dict[str, int | None] = {}
+    out["base_contact"] = pack(cells, allowed, base_of, z, deadline, workers, MAX_CELLS)
+    cells, base_of, ring = _band_cells(z)
+    allowed = reachable(scenario, battlefield, z, roll, cells, base_of, ring)
+    reach_count = int(allowed.any(axis=1).sum())
+    band_end = min(deadline, time.perf_counter() + BAND_S)
+    packed = pack(cells, allowed, base_of, z, band_end, workers, MAX_BAND_CELLS)
+    out["engaged"] = reach_count if packed is None else min(packed, reach_count)
+    return out
+
+
+def reachable(
+    scenario: Scenario,
+    battlefield: Battlefield,
+    z: Zones,
+    roll: float,
+    cells: cl.Cells,
+    base_of: np.ndarray,
+    ring: np.ndarray,
+) -> np.ndarray:
+    """Models (rows) by cells (columns): whether the model's base kind may stand in the cell
+    and some point of it is no farther than the roll by the lower bounds on its legal path
+    (and the climb to the ring's level)."""
+    unit = scenario.acting_unit
+    radius = _cell_radius(cells)
+    reach = path_lower_bounds(scenario, battlefield, z, float(radius.max(initial=0.0)))
+    allowed = np.zeros((len(unit.models), len(cells)), bool)
+    centres, polygons = cells.centres, cells.polygons
+    for i, m in enumerate(unit.models):
+        mine = np.flatnonzero(base_of == z.model_base[m.id])
+        along = reach[m.id](centres[mine])
+        straight = shapely.distance(polygons[mine], Point(m.x, m.y))
+        climb = np.array([z.climb.get((m.id, g), 0.0) for g in ring[mine]])
+        allowed[i, mine] = np.maximum(along, straight) + climb <= roll + ROLL_SLACK_IN + cl.EPS_IN
+    return allowed
+
+
+def _applies(scenario: Scenario, battlefield: Battlefield) -> bool:
+    rules = scenario.rules
+    if rules.wtc_walls or battlefield.floors:
+        return False
+    if any(abs(m.z) >= SAME_LEVEL_IN for u in scenario.units for m in u.models):
+        return False
+    unit = scenario.acting_unit
+    targets = [scenario.unit_by_id[t] for t in scenario.action.targets]
+    return all(isinstance(u.base_of(m), RoundBase) for u in (unit, *targets) for m in u.models)
+
+
+def _contact_cells(z: Zones) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
+    """Sectors of every contact ring that a centre may legally occupy, with each one's base
+    kind and ring index."""
+    parts, bases, rings = [], [], []
+    for g, r in enumerate(z.rings):
+        if not r.contact:
+            continue
+        count = max(8, math.ceil(2 * math.pi * r.rho1 / ARC_IN))
+        s = cl.sectors((r.x, r.y), r.rho0, r.rho1, count, g)
+        keep = _open(s.polygons, z, r.base)
+        parts.append(cl.subset(s, keep))
+        bases.append(np.full(int(keep.sum()), r.base))
+        rings.append(np.full(int(keep.sum()), g))
+    return cl.concat(parts), _join(bases), _join(rings)
+
+
+def _band_cells(z: Zones) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
+    """Squares meeting some target model's engagement band (of a base kind) that a centre may
+    legally occupy; ring index -1 (a band cell is on the ground)."""
+    parts, bases = [], []
+    for b in range(len(z.bases)):
+        band = shapely.union_all(
+            [
+                Point(r.x, r.y).buffer(r.rho1 * _grow(), quad_segs=QUAD_SEGS)
+                for r in z.rings
+                if not r.contact and r.base == b
+            ]
+        )
+        if band.is_empty:
+            continue
+        x0, y0, x1, y1 = band.bounds
+        s = cl.squares(x0, y0, x1, y1, SQUARE_IN)
+        polys = s.polygons
+        keep = shapely.intersects(polys, band) & _open(polys, z, b)
+        parts.append(cl.subset(s, keep))
+        bases.append(np.full(int(keep.sum()), b))
+    cells = cl.concat(parts)
+    return cells, _join(bases), np.full(len(cells), -1)
+
+
+def _grow() -> float:
+    return 1 / math.cos(math.pi / (4 * QUAD_SEGS))
+
+
+def _open(polys: np.ndarray, z: Zones, b: int) -> np.ndarray:
+    """Cells that meet the board's allowed area and are not wholly inside a forbidden zone."""
+    keep = shapely.intersects(polys, z.board_ok[b])
+    for zone in z.forbidden[b].values():
+        keep &= ~shapely.covered_by(polys, zone)
+    return keep
+
+
+def _join(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.empty(0, int)
+
+
+def _cell_radius(cells: cl.Cells) -> np.ndarray:
+    """Farthest corner of each cell from its centre (the cells are convex)."""
+    d = cells.corners - cells.centres[:, None, :]
+    return np.sqrt((d**2).sum(axis=-1)).max(axis=1)
+
+
+def path_lower_bounds(
+    scenario: Scenario, battlefield: Battlefield, z: Zones, delta: float
+) -> dict[str, Reach]:
+    """Per charging model, a function from points p to a lower bound on the legal path
+    length to any point within `delta` of p. Paths are found
+    around obstacles drawn inside the true ones (radii less the contact tolerance) and then
+    eroded by delta: a legal path to q, extended by the step from q to p, stays clear of
+    them, so it is at least as long as their shortest path to p minus delta. Points whose
+    obstacle-free status is doubtful fall back to the straight line (the caller's maximum)."""
+    unit = scenario.acting_unit
+    out: dict[str, Reach] = {}
+    maps: dict[int, ObstacleMap | None] = {}
+    for m in unit.models:
+        b = z.model_base[m.id]
+        if b not in maps:
+            maps[b] = _eroded_map(
+                scenario, battlefield, z.inner[b] - z.tolerance_in - cl.EPS_IN - delta
+            )
+        omap = maps[b]
+        start = (m.x, m.y)
+        if omap is None or not omap.legal_ends(np.array([m.x]), np.array([m.y]))[0]:
+            out[m.id] = _straight(start, delta)
+            continue
+        out[m.id] = _along_paths(omap.for_mover(MoverProfile(m.id, 0.0, start, 0.0)), start, delta)
+    return out
+
+
+def _straight(start: tuple[float, float], delta: float) -> Reach:
+    def lengths(points: np.ndarray) -> np.ndarray:
+        return np.hypot(points[:, 0] - start[0], points[:, 1] - start[1]) - delta
+
+    return lengths
+
+
+def _along_paths(omap: ObstacleMap, start: tuple[float, float], delta: float) -> Reach:
+    def lengths(points: np.ndarray) -> np.ndarray:
+        out = np.hypot(points[:, 0] - start[0], points[:, 1] - start[1])
+        legal = omap.legal_ends(points[:, 0], points[:, 1])
+        if legal.any():
+            found = omap.path_field(start).lengths_to(points[legal, 0], points[legal, 1])
+            out[legal] = np.maximum(out[legal], found)
+        return out - delta
+
+    return lengths
+
+
+def _eroded_map(
+    scenario: Scenario, battlefield: Battlefield, clearance_in: float
+) -> ObstacleMap | None:
+    """Obstacles inside what blocks a charging model of clearance `clearance_in` (already
+    less the tolerance and the erosion): other units' bases that block its path, impassable
+    terrain, walls unless it moves through ruins, and non-targets' engagement range."""
+    if clearance_in <= 0:
+        return None
+    unit, rules = scenario.acting_unit, scenario.rules
+    r = clearance_in
+    shapes: list[tuple[str, BaseGeometry]] = []
+    ruins_block = not rules.moves_through_ruins(unit.keyword_set)
+    for piece in battlefield.pieces:
+        if piece.kind == TerrainKind.IMPASSABLE or (piece.kind == TerrainKind.WALL and ruins_block):
+            shapes.append((piece.id, piece.shape.buffer(r, quad_segs=QUAD_SEGS)))
+    targets = set(scenario.action.targets)
+    non_targets = {u.id for u in scenario.enemies_of(unit) if u.id not in targets}
+    for other in scenario.units:
+        grow = 0.0
+        if other.id in non_targets:
+            grow = rules.engagement_range_in
+        elif not blocks_path(rules, unit, other):
+            continue
+        for model in other.models:
+            reach = inner_radius(other.base_of(model)) + r + grow
+            shapes.append((model.id, Point(model.x, model.y).buffer(reach, quad_segs=QUAD_SEGS)))
+    obstacles = [Obstacle(i, s, 0.0, s) for i, s in shapes]
+    anyone = MoverProfile("", r, (math.nan, math.nan), 0.0)
+    return ObstacleMap(anyone, battlefield.width, battlefield.height, obstacles)
+
+
+def pack(
+    cells: cl.Cells,
+    allowed: np.ndarray,
+    base_of: np.ndarray,
+    z: Zones,
+    deadline: float,
+    workers: int,
+    max_cells: int,
+) -> int | None:
+    """Most models placed one per cell they are `allowed`, no two in cells whose points are
+    all closer than their bases allow (maximal cliques of such cells, at most one each):
+    CP-SAT's proven bound, or None if it proves nothing by `deadline` or more than `max_cells`
+    cells are reachable. Cells that the same models reach form one class, and models are
+    assigned to classes rather than cells (the same packings, far fewer variables)."""
+    used = np.flatnonzero(allowed.any(axis=0))
+    seconds = deadline - time.perf_counter()
+    if len(used) > max_cells or seconds <= 0:
+        return None
+    if not len(used):
+        return 0
+    sub, bases = cl.subset(cells, used), base_of[used]
+    inner = np.asarray(z.inner)
+    model = cp_model.CpModel()
+    n = allowed.shape[0]
+    alone = sub.diameter_in < 2 * inner[bases] - z.tolerance_in - cl.EPS_IN
+    y = [model.NewIntVar(0, 1 if alone[k] else n, f"y{k}") for k in range(len(sub))]
+    signatures, cls = np.unique(allowed[:, used].T, axis=0, return_inverse=True)
+    cls = cls.ravel()
+    per_model: dict[int, list] = {}
+    for s_id, reached_by in enumerate(signatures):
+        f = {int(i): model.NewBoolVar(f"f{i}_{s_id}") for i in np.flatnonzero(reached_by)}
+        model.Add(sum(f.values()) == sum(y[k] for k in np.flatnonzero(cls == s_id)))
+        for i, v in f.items():
+            per_model.setdefault(i, []).append(v)
+    for vs in per_model.values():
+        model.AddAtMostOne(vs)
+    centres = sub.centres
+    pairs = _close_pairs(centres, 2 * float(inner.max()))
+    if len(pairs):
+        limit = inner[bases[pairs[:, 0]]] + inner[bases[pairs[:, 1]]] - z.tolerance_in - cl.EPS_IN
+        pairs = pairs[cl.max_distance(sub, pairs[:, 0], pairs[:, 1]) < limit]
+    adjacent = np.zeros((len(sub), len(sub)), bool)
+    adjacent[pairs[:, 0], pairs[:, 1]] = adjacent[pairs[:, 1], pairs[:, 0]] = True
+    covered = np.zeros_like(adjacent)
+    for a, b in pairs:
+        if covered[a, b]:
+            continue
+        members = grow_clique(adjacent, centres[:, 0], centres[:, 1], int(a), int(b))
+        covered[np.ix_(members, members)] = True
+        model.Add(sum(y[int(k)] for k in members) <= 1)
+    model.Maximize(sum(y))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(seconds, 0.01)
+    solver.parameters.num_workers = workers
+    status = solver.Solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return math.floor(solver.BestObjectiveBound() + 1e-6)
+
+
+def _close_pairs(points: np.ndarray, within: float, chunk: int = 1024) -> np.ndarray:
+    """Index pairs (i < j) of points closer than `within`."""
+    found = []
+    for start in range(0, len(points), chunk):
+        block = points[start : start + chunk]
+        d = np.hypot(block[:, None, 0] - points[None, :, 0], block[:, None, 1] - points[None, :, 1])
+        i, j = np.nonzero(d < within)
+        i += start
+        keep = i < j
+        found.append(np.column_stack((i[keep], j[keep])))
+    return np.concatenate(found) if found else np.empty((0, 2), int)
