@@ -1,7 +1,7 @@
-"""Certify a charge's answer on the continuous board with the straight-line ceilings and the
-cell relaxation: the proven upper bound of each objective term (`optimal` only when it meets
-the objective), a proof with a second solver's confirmation where no placement exists, and a
-proof for the minimum roll."""
+"""Certify a charge's answer on the continuous board with the straight-line ceilings, the
+packing ceilings and the cell relaxation: the proven upper bound of each objective term
+(`optimal` only when it meets the objective), a proof with a second solver's confirmation
+where no placement exists, and a proof for the minimum roll."""
 
 from __future__ import annotations
 
@@ -80,7 +80,9 @@ def certify(
         cap = started + max(BOUND_MIN_S, BOUND_SHARE * options.time_limit_s)
         end = min(deadline - min_roll_share * seconds, cap)
         if not closed:
-            packed = packing_ceilings(scenario, battlefield, z, at, end, options.workers)
+            packed = packing_ceilings(
+                scenario, battlefield, z, at, end, options.workers, found["base_contact"]
+            )
             if packed is not None:
                 stats["packing_bound"] = packed
                 proven = _tighter(proven, packed, found, stats)

@@ -62,21 +62,34 @@ def packing_ceilings(
     roll: float,
     deadline: float,
     workers: int = 2,
+    found_contact: int = 0,
 ) -> dict[str, int | None] | None:
-    """Upper bounds on base contacts and on engaged models at `roll` (None for a term whose
-    packing is too large or proves nothing before `deadline`); None when the scenario is
-    outside this bound's reach (non-round bases, several levels, floors, the WTC wall rule)."""
+    """Upper bounds on base contacts, and on engaged models among placements with at least
+    `found_contact` base contacts, at `roll` (None for a term whose packing is too large or
+    proves nothing before `deadline`); None when the scenario is outside this bound's reach
+    (non-round bases, several levels, floors, the WTC wall rule)."""
     if not _applies(scenario, battlefield):
         return None
     cells, base_of, ring = _contact_cells(z)
     allowed = reachable(scenario, battlefield, z, roll, cells, base_of, ring)
     out: dict[str, int | None] = {}
     out["base_contact"] = pack(cells, allowed, base_of, z, deadline, workers, MAX_CELLS)
-    cells, base_of, ring = _band_cells(z)
-    allowed = reachable(scenario, battlefield, z, roll, cells, base_of, ring)
-    reach_count = int(allowed.any(axis=1).sum())
+    band, band_base, band_ring = _band_cells(z)
+    band_allowed = reachable(scenario, battlefield, z, roll, band, band_base, band_ring)
+    reach_count = int(band_allowed.any(axis=1).sum())
     band_end = min(deadline, time.perf_counter() + BAND_S)
-    packed = pack(cells, allowed, base_of, z, band_end, workers, MAX_BAND_CELLS)
+    counted = np.arange(len(cells) + len(band)) < len(cells)
+    packed = pack(
+        cl.concat([cells, band]),
+        np.hstack([allowed, band_allowed]),
+        np.concatenate([base_of, band_base]),
+        z,
+        band_end,
+        workers,
+        MAX_BAND_CELLS,
+        counted,
+        found_contact,
+    )
     out["engaged"] = reach_count if packed is None else min(packed, reach_count)
     return out
 
@@ -265,12 +278,15 @@ def pack(
     deadline: float,
     workers: int,
     max_cells: int,
+    counted: np.ndarray | None = None,
+    at_least: int = 0,
 ) -> int | None:
     """Most models placed one per cell they are `allowed`, no two in cells whose points are
-    all closer than their bases allow (maximal cliques of such cells, at most one each):
-    CP-SAT's proven bound, or None if it proves nothing by `deadline` or more than `max_cells`
-    cells are reachable. Cells that the same models reach form one class, and models are
-    assigned to classes rather than cells (the same packings, far fewer variables)."""
+    all closer than their bases allow (maximal cliques of such cells, at most one each), at
+    least `at_least` of them in `counted` cells: CP-SAT's proven bound, or None if it proves
+    nothing by `deadline` or more than `max_cells` cells are reachable. Cells that the same
+    models reach form one class, and models are assigned to classes rather than cells (the
+    same packings, far fewer variables)."""
     used = np.flatnonzero(allowed.any(axis=0))
     seconds = deadline - time.perf_counter()
     if len(used) > max_cells or seconds <= 0:
@@ -307,6 +323,8 @@ def pack(
         members = grow_clique(adjacent, centres[:, 0], centres[:, 1], int(a), int(b))
         covered[np.ix_(members, members)] = True
         model.Add(sum(y[int(k)] for k in members) <= 1)
+    if counted is not None and at_least:
+        model.Add(sum(y[k] for k in np.flatnonzero(counted[used])) >= at_least)
     model.Maximize(sum(y))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(seconds, 0.01)
