@@ -81,7 +81,14 @@ def certify(
         end = min(deadline - min_roll_share * seconds, cap)
         if not closed:
             packed = packing_ceilings(
-                scenario, battlefield, z, at, end, options.workers, found["base_contact"]
+                scenario,
+                battlefield,
+                z,
+                at,
+                end,
+                options.workers,
+                found_contact=found["base_contact"],
+                terms=tuple(t for t in found if proven[t] > found[t]),
             )
             if packed is not None:
                 stats["packing_bound"] = packed

@@ -63,17 +63,21 @@ def packing_ceilings(
     deadline: float,
     workers: int = 2,
     found_contact: int = 0,
+    terms: tuple[str, ...] = ("base_contact", "engaged"),
 ) -> dict[str, int | None] | None:
     """Upper bounds on base contacts, and on engaged models among placements with at least
-    `found_contact` base contacts, at `roll` (None for a term whose packing is too large or
-    proves nothing before `deadline`); None when the scenario is outside this bound's reach
-    (non-round bases, several levels, floors, the WTC wall rule)."""
+    `found_contact` base contacts, at `roll`, for each of `terms` (None for a term whose
+    packing is too large or proves nothing before `deadline`); None when the scenario is
+    outside this bound's reach (non-round bases, several levels, floors, the WTC wall rule)."""
     if not _applies(scenario, battlefield):
         return None
     cells, base_of, ring = _contact_cells(z)
     allowed = reachable(scenario, battlefield, z, roll, cells, base_of, ring)
     out: dict[str, int | None] = {}
-    out["base_contact"] = pack(cells, allowed, base_of, z, deadline, workers, MAX_CELLS)
+    if "base_contact" in terms:
+        out["base_contact"] = pack(cells, allowed, base_of, z, deadline, workers, MAX_CELLS)
+    if "engaged" not in terms:
+        return out
     band, band_base, band_ring = _band_cells(z)
     band_allowed = reachable(scenario, battlefield, z, roll, band, band_base, band_ring)
     reach_count = int(band_allowed.any(axis=1).sum())
@@ -105,18 +109,20 @@ def reachable(
 ) -> np.ndarray:
     """Models (rows) by cells (columns): whether the model's base kind may stand in the cell
     and some point of it is no farther than the roll by the lower bounds on its legal path
-    (and the climb to the ring's level)."""
+    (and the climb to the ring's level); paths are measured only where the straight line
+    allows it."""
     unit = scenario.acting_unit
     radius = _cell_radius(cells)
     reach = path_lower_bounds(scenario, battlefield, z, float(radius.max(initial=0.0)))
     allowed = np.zeros((len(unit.models), len(cells)), bool)
     centres, polygons = cells.centres, cells.polygons
+    limit = roll + ROLL_SLACK_IN + cl.EPS_IN
     for i, m in enumerate(unit.models):
         mine = np.flatnonzero(base_of == z.model_base[m.id])
-        along = reach[m.id](centres[mine])
-        straight = shapely.distance(polygons[mine], Point(m.x, m.y))
         climb = np.array([z.climb.get((m.id, g), 0.0) for g in ring[mine]])
-        allowed[i, mine] = np.maximum(along, straight) + climb <= roll + ROLL_SLACK_IN + cl.EPS_IN
+        straight = shapely.distance(polygons[mine], Point(m.x, m.y)) + climb
+        mine, climb = mine[straight <= limit], climb[straight <= limit]
+        allowed[i, mine] = reach[m.id](centres[mine]) + climb <= limit
     return allowed
 
 
@@ -298,13 +304,17 @@ def pack(
     model = cp_model.CpModel()
     n = allowed.shape[0]
     alone = sub.diameter_in < 2 * inner[bases] - z.tolerance_in - cl.EPS_IN
-    y = [model.NewIntVar(0, 1 if alone[k] else n, f"y{k}") for k in range(len(sub))]
+    y = [
+        model.NewBoolVar(f"y{k}") if alone[k] else model.NewIntVar(0, n, f"y{k}")
+        for k in range(len(sub))
+    ]
     signatures, cls = np.unique(allowed[:, used].T, axis=0, return_inverse=True)
     cls = cls.ravel()
     per_model: dict[int, list] = {}
     for s_id, reached_by in enumerate(signatures):
         f = {int(i): model.NewBoolVar(f"f{i}_{s_id}") for i in np.flatnonzero(reached_by)}
-        model.Add(sum(f.values()) == sum(y[k] for k in np.flatnonzero(cls == s_id)))
+        members = np.flatnonzero(cls == s_id)
+        model.Add(cp_model.LinearExpr.Sum(list(f.values())) == _total(y, members))
         for i, v in f.items():
             per_model.setdefault(i, []).append(v)
     for vs in per_model.values():
@@ -322,10 +332,13 @@ def pack(
             continue
         members = grow_clique(adjacent, centres[:, 0], centres[:, 1], int(a), int(b))
         covered[np.ix_(members, members)] = True
-        model.Add(sum(y[int(k)] for k in members) <= 1)
+        if alone[members].all():
+            model.AddAtMostOne([y[int(k)] for k in members])
+        else:
+            model.Add(_total(y, members) <= 1)
     if counted is not None and at_least:
-        model.Add(sum(y[k] for k in np.flatnonzero(counted[used])) >= at_least)
-    model.Maximize(sum(y))
+        model.Add(_total(y, np.flatnonzero(counted[used])) >= at_least)
+    model.Maximize(cp_model.LinearExpr.Sum(y))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(seconds, 0.01)
     solver.parameters.num_workers = workers
@@ -333,6 +346,10 @@ def pack(
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return math.floor(solver.BestObjectiveBound() + 1e-6)
+
+
+def _total(y: list, members: np.ndarray) -> cp_model.LinearExpr:
+    return cp_model.LinearExpr.Sum([y[int(k)] for k in members])
 
 
 def _close_pairs(points: np.ndarray, within: float, chunk: int = 1024) -> np.ndarray:
