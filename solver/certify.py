@@ -88,7 +88,7 @@ def certify(
                 end,
                 options.workers,
                 found_contact=found["base_contact"],
-                terms=tuple(t for t in found if proven[t] > found[t]),
+                ceilings={t: proven[t] for t in found if proven[t] > found[t]},
             )
             if packed is not None:
                 stats["packing_bound"] = packed
