@@ -189,6 +189,12 @@ def overlap_cliques(c: Candidates, live: np.ndarray) -> list[np.ndarray]:
     index[live] = np.arange(n)
     pairs = index[c.conflicts]
     pairs = pairs[(pairs >= 0).all(axis=1)]
+    return [live[members] for members in clique_cover(pairs, n, c.x[live], c.y[live])]
+
+
+def clique_cover(pairs: np.ndarray, n: int, x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
+    """Maximal cliques covering every edge of the graph on n points (x, y) whose edges are
+    `pairs`: from each edge no clique holds yet, grown greedily (`_grow_clique`)."""
     adjacent = np.zeros((n, n), bool)
     adjacent[pairs[:, 0], pairs[:, 1]] = adjacent[pairs[:, 1], pairs[:, 0]] = True
     covered = np.zeros((n, n), bool)
@@ -196,13 +202,13 @@ def overlap_cliques(c: Candidates, live: np.ndarray) -> list[np.ndarray]:
     for a, b in pairs:
         if covered[a, b]:
             continue
-        members = grow_clique(adjacent, c.x[live], c.y[live], int(a), int(b))
+        members = _grow_clique(adjacent, x, y, int(a), int(b))
         covered[np.ix_(members, members)] = True
-        cliques.append(live[members])
+        cliques.append(members)
     return cliques
 
 
-def grow_clique(adjacent: np.ndarray, x: np.ndarray, y: np.ndarray, a: int, b: int) -> np.ndarray:
+def _grow_clique(adjacent: np.ndarray, x: np.ndarray, y: np.ndarray, a: int, b: int) -> np.ndarray:
     """The pair (a, b) grown to a maximal clique: each common neighbour in turn, nearest the
     pair's midpoint first, joins if it is adjacent to every member so far."""
     pool = np.flatnonzero(adjacent[a] & adjacent[b])

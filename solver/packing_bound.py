@@ -34,7 +34,7 @@ from chargeopt.geometry.paths import (
 from chargeopt.models import RoundBase, Scenario, TerrainKind
 
 from . import cells as cl
-from .cpsat_blocks import grow_clique
+from .cpsat_blocks import clique_cover
 from .relaxation_zones import QUAD_SEGS, Zones, inner_radius
 
 ARC_IN = 0.02
@@ -55,6 +55,9 @@ BAND_S = 1.0
 `BAND_S` (measured on scaling-v1: bands of 1,500 to 2,500 reachable squares did not settle
 in 15 s, nor proved less than the reach count; curated-v1 k2's 244 settle in 0.05 s); the
 count of models that reach the band at all still bounds engagement."""
+
+NEAREST_CHUNK = 64
+"""Cells measured at a time when looking for a model's nearest reachable cell."""
 
 Reach = Callable[[np.ndarray], np.ndarray]
 
@@ -78,7 +81,8 @@ def packing_ceilings(
     if not _applies(scenario, battlefield):
         return None
     cells, base_of, ring = _contact_cells(z)
-    allowed = reachable(scenario, battlefield, z, roll, cells, base_of, ring)
+    near = within_straight_reach(scenario, z, roll, cells, base_of, ring)
+    allowed = reachable(scenario, battlefield, z, roll, cells, near)
     n = len(scenario.acting_unit.models)
     known = ceilings if ceilings is not None else {"base_contact": n, "engaged": n}
     out: dict[str, int | None] = {}
@@ -89,8 +93,12 @@ def packing_ceilings(
     if "engaged" not in known:
         return out
     band, band_base, band_ring = _band_cells(z)
-    band_allowed = reachable(scenario, battlefield, z, roll, band, band_base, band_ring)
-    reach_count = int(band_allowed.any(axis=1).sum())
+    near = within_straight_reach(scenario, z, roll, band, band_base, band_ring)
+    if near.any(axis=0).sum() > MAX_BAND_CELLS:
+        reaches = reachable(scenario, battlefield, z, roll, band, near, nearest_only=True)
+        out["engaged"] = int(reaches.any(axis=1).sum())
+        return out
+    band_allowed = reachable(scenario, battlefield, z, roll, band, near)
     band_end = min(deadline, time.perf_counter() + BAND_S)
     counted = np.arange(len(cells) + len(band)) < len(cells)
     packed = pack(
@@ -105,8 +113,33 @@ def packing_ceilings(
         counted,
         found_contact,
     )
+    reach_count = int(band_allowed.any(axis=1).sum())
     out["engaged"] = reach_count if packed is None else min(packed, reach_count)
     return out
+
+
+def within_straight_reach(
+    scenario: Scenario,
+    z: Zones,
+    roll: float,
+    cells: cl.Cells,
+    base_of: np.ndarray,
+    ring: np.ndarray,
+) -> np.ndarray:
+    """Models (rows) by cells (columns): whether the model's base kind may stand in the cell
+    and its nearest point is within the roll in a straight line (plus the climb to the
+    ring's level)."""
+    unit = scenario.acting_unit
+    climbs = np.array(
+        [[z.climb.get((m.id, g), 0.0) for g in range(len(z.rings))] + [0.0] for m in unit.models]
+    )
+    near = np.zeros((len(unit.models), len(cells)), bool)
+    polygons = cells.polygons
+    for i, m in enumerate(unit.models):
+        mine = np.flatnonzero(base_of == z.model_base[m.id])
+        straight = shapely.distance(polygons[mine], Point(m.x, m.y)) + climbs[i, ring[mine]]
+        near[i, mine] = straight <= roll + ROLL_SLACK_IN + cl.EPS_IN
+    return near
 
 
 def reachable(
@@ -115,25 +148,32 @@ def reachable(
     z: Zones,
     roll: float,
     cells: cl.Cells,
-    base_of: np.ndarray,
-    ring: np.ndarray,
+    near: np.ndarray,
+    *,
+    nearest_only: bool = False,
 ) -> np.ndarray:
-    """Models (rows) by cells (columns): whether the model's base kind may stand in the cell
-    and some point of it is no farther than the roll by the lower bounds on its legal path
-    (and the climb to the ring's level); paths are measured only where the straight line
-    allows it."""
+    """`near` (from `within_straight_reach`) narrowed to the cells within the roll by the
+    lower bounds on the legal path (the climb is 0: these run on one level). With
+    `nearest_only`, each model's row keeps just one reachable cell, found by measuring the
+    cells nearest its start first: enough to tell who reaches at all."""
     unit = scenario.acting_unit
     radius = _cell_radius(cells)
     reach = path_lower_bounds(scenario, battlefield, z, float(radius.max(initial=0.0)))
-    allowed = np.zeros((len(unit.models), len(cells)), bool)
-    centres, polygons = cells.centres, cells.polygons
+    allowed = np.zeros_like(near)
+    centres = cells.centres
     limit = roll + ROLL_SLACK_IN + cl.EPS_IN
     for i, m in enumerate(unit.models):
-        mine = np.flatnonzero(base_of == z.model_base[m.id])
-        climb = np.array([z.climb.get((m.id, g), 0.0) for g in ring[mine]])
-        straight = shapely.distance(polygons[mine], Point(m.x, m.y)) + climb
-        mine, climb = mine[straight <= limit], climb[straight <= limit]
-        allowed[i, mine] = reach[m.id](centres[mine]) + climb <= limit
+        mine = np.flatnonzero(near[i])
+        if not nearest_only:
+            allowed[i, mine] = reach[m.id](centres[mine]) <= limit
+            continue
+        mine = mine[np.argsort(np.hypot(*(centres[mine] - (m.x, m.y)).T), kind="stable")]
+        for start in range(0, len(mine), NEAREST_CHUNK):
+            part = mine[start : start + NEAREST_CHUNK]
+            ok = np.flatnonzero(reach[m.id](centres[part]) <= limit)
+            if len(ok):
+                allowed[i, part[ok[0]]] = True
+                break
     return allowed
 
 
@@ -214,11 +254,11 @@ def path_lower_bounds(
     scenario: Scenario, battlefield: Battlefield, z: Zones, delta: float
 ) -> dict[str, Reach]:
     """Per charging model, a function from points p to a lower bound on the legal path
-    length to any point within `delta` of p. Paths are found
-    around obstacles drawn inside the true ones (radii less the contact tolerance) and then
-    eroded by delta: a legal path to q, extended by the step from q to p, stays clear of
-    them, so it is at least as long as their shortest path to p minus delta. Points whose
-    obstacle-free status is doubtful fall back to the straight line (the caller's maximum)."""
+    length to any point q within `delta` of p. Paths are found around obstacles drawn inside
+    the true ones (radii less the contact tolerance) and then shrunk by delta: a legal path
+    to q, extended by the step from q to p, stays clear of them, so it is at least as long as
+    their shortest path to p, less delta. Where p lies inside one of them, or the model's
+    start does, the straight line less delta is the bound."""
     unit = scenario.acting_unit
     out: dict[str, Reach] = {}
     maps: dict[int, ObstacleMap | None] = {}
@@ -337,14 +377,7 @@ def pack(
     if len(pairs):
         limit = inner[bases[pairs[:, 0]]] + inner[bases[pairs[:, 1]]] - z.tolerance_in - cl.EPS_IN
         pairs = pairs[cl.max_distance(sub, pairs[:, 0], pairs[:, 1]) < limit]
-    adjacent = np.zeros((len(sub), len(sub)), bool)
-    adjacent[pairs[:, 0], pairs[:, 1]] = adjacent[pairs[:, 1], pairs[:, 0]] = True
-    covered = np.zeros_like(adjacent)
-    for a, b in pairs:
-        if covered[a, b]:
-            continue
-        members = grow_clique(adjacent, centres[:, 0], centres[:, 1], int(a), int(b))
-        covered[np.ix_(members, members)] = True
+    for members in clique_cover(pairs, len(sub), centres[:, 0], centres[:, 1]):
         if alone[members].all():
             model.AddAtMostOne([y[int(k)] for k in members])
         else:

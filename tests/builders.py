@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+from hypothesis import HealthCheck, Phase, settings
 
 from chargeopt.models import Scenario
 
@@ -66,4 +69,27 @@ def make_scenario(
             "objectives": objectives or [],
             "action": action,
         }
+    )
+
+
+def eight_around_one() -> Scenario:
+    """Eight marines (32mm) 3" edge to edge from one marine at (20, 15), evenly around it."""
+    ring = 32 / 25.4 + 3.0
+    attackers = [
+        (20 + ring * math.cos(2 * math.pi * i / 8), 15 + ring * math.sin(2 * math.pi * i / 8))
+        for i in range(8)
+    ]
+    return make_scenario(attackers, {"B": [(20.0, 15.0)]})
+
+
+def sampled_layouts(max_examples: int) -> settings:
+    """Hypothesis settings for tests over sampled layouts: repeatable, no deadline, and
+    tolerant of the samples the test itself rejects."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=(Phase.explicit, Phase.generate),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )

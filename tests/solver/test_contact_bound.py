@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import math
-
-from builders import make_scenario
+from builders import eight_around_one, make_scenario
 
 from chargeopt.solver.contact_bound import roll_lower_bound, straight_line_ceilings
 
@@ -28,12 +26,7 @@ def test_kissing_capacity_caps_contacts_around_one_model() -> None:
     """Eight marines 3" from one marine: with 4" all eight can reach it, but no more than six
     equal round bases touch one; all eight can end in engagement range. With 2" none touches
     and all eight just reach engagement range (2 + 1 = 3); with 1", none does."""
-    ring = D32 + 3.0
-    attackers = [
-        (20 + ring * math.cos(2 * math.pi * i / 8), 15 + ring * math.sin(2 * math.pi * i / 8))
-        for i in range(8)
-    ]
-    scenario = make_scenario(attackers, {"B": [(20.0, 15.0)]})
+    scenario = eight_around_one()
     assert straight_line_ceilings(scenario, 4) == {"base_contact": 6, "engaged": 8}
     assert straight_line_ceilings(scenario, 2) == {"base_contact": 0, "engaged": 8}
     assert straight_line_ceilings(scenario, 1) == {"base_contact": 0, "engaged": 0}

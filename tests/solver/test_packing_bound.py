@@ -9,8 +9,8 @@ import math
 import time
 
 import numpy as np
-from builders import make_scenario
-from hypothesis import HealthCheck, Phase, assume, given, note, settings
+from builders import eight_around_one, make_scenario, sampled_layouts
+from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 
 from chargeopt.geometry import Battlefield, legal_move_length
@@ -38,13 +38,7 @@ def test_six_equal_bases_touch_one() -> None:
     """Eight marines 3" from one marine, a roll of 4: all can reach it, six touch it (equal
     round bases 60 degrees apart) and all eight fit in its engagement band (centres up to
     2.26" away: a circle of 2" radius holds ten at 1.26" spacing)."""
-    ring = D32 + 3.0
-    attackers = [
-        (20 + ring * math.cos(2 * math.pi * i / 8), 15 + ring * math.sin(2 * math.pi * i / 8))
-        for i in range(8)
-    ]
-    s = make_scenario(attackers, {"B": [(20.0, 15.0)]})
-    assert _ceilings(s, 4) == {"base_contact": 6, "engaged": 8}
+    assert _ceilings(eight_around_one(), 4) == {"base_contact": 6, "engaged": 8}
 
 
 def test_a_wall_of_rock_between_bars_the_straight_line() -> None:
@@ -156,14 +150,7 @@ def _layouts(draw: st.DrawFn) -> tuple[Scenario, list[Placement], int]:
     return make_scenario(attackers, defenders, roll=roll, terrain=terrain), placements, roll
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    phases=(Phase.explicit, Phase.generate),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+@sampled_layouts(25)
 @given(_layouts())
 def test_ceilings_hold_every_legal_placement(case: tuple[Scenario, list[Placement], int]) -> None:
     """Whenever the sampler's placement is legal at the least roll that allows it, the

@@ -9,8 +9,8 @@ import time
 import numpy as np
 import pytest
 import shapely
-from builders import make_scenario
-from hypothesis import HealthCheck, Phase, assume, given, note, settings
+from builders import make_scenario, sampled_layouts
+from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
 from chargeopt.geometry import Battlefield
@@ -192,14 +192,7 @@ def _layouts(draw: st.DrawFn) -> tuple[Scenario, list[Placement], int]:
     return s, placements, roll
 
 
-@settings(
-    max_examples=15,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    phases=(Phase.explicit, Phase.generate),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+@sampled_layouts(15)
 @given(_layouts())
 def test_relaxation_keeps_every_legal_placement(
     case: tuple[Scenario, list[Placement], int],
