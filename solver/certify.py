@@ -1,5 +1,5 @@
 """Certify a charge's answer on the continuous board with the straight-line ceilings, the
-packing ceilings and the cell relaxation: the proven upper bound of each objective term
+ring-packing ceilings and the cell relaxation: the proven upper bound of each objective term
 (`optimal` only when it meets the objective), a proof with a second solver's confirmation
 where no placement exists, and a proof for the minimum roll."""
 
@@ -18,11 +18,11 @@ from .contact_bound import (
     straight_line_ceilings,
 )
 from .options import SolveOptions
-from .packing_bound import packing_ceilings
 from .relaxation import MIN_ARC_IN, MIN_SIDE_IN, starting_size
 from .relaxation_solve import Verdict, bound, prove
 from .relaxation_words import explain
 from .relaxation_zones import zones
+from .ring_packing import ring_packing_ceilings
 
 MIN_ROLL_S = 1.5
 """The proof for the roll below the minimum always gets at least this long."""
@@ -80,30 +80,30 @@ def certify(
         cap = started + max(BOUND_MIN_S, BOUND_SHARE * options.time_limit_s)
         end = min(deadline - min_roll_share * seconds, cap)
         if not closed:
-            packed = packing_ceilings(
+            packed = ring_packing_ceilings(
                 scenario,
                 battlefield,
                 z,
                 at,
                 end,
-                options.workers,
+                options.seed,
                 found_contact=found["base_contact"],
                 ceilings={t: proven[t] for t in found if proven[t] > found[t]},
             )
             if packed is not None:
-                stats["packing_bound"] = packed
+                stats["ring_packing_bound"] = packed
                 proven = _tighter(proven, packed, found, stats)
                 closed = all(proven[t] <= found[t] for t in found)
         size = 0 if closed else starting_size(z, at, *board)
         if closed:
             stats["relaxation"]["verdict"] = (
-                "not run: the straight-line and packing bounds meet the objective"
+                "not run: the straight-line and ring-packing bounds meet the objective"
             )
         elif size > BOUND_MAX_CHOICES:
             stats["relaxation"]["starting_choices"] = size
             stats["relaxation"]["verdict"] = (
                 f"not run: {size} cell choices, more than the {BOUND_MAX_CHOICES} that settle in "
-                "time; the straight-line and packing ceilings are the bound"
+                "time; the straight-line and ring-packing ceilings are the bound"
             )
         else:
             v = bound(z, at, board, found, end, **run)
@@ -185,14 +185,16 @@ def _tighter(
     found: dict[str, int],
     stats: dict[str, object],
 ) -> dict[str, int]:
-    """The smaller of each term's bounds; a packing bound below a legal placement's count
+    """The smaller of each term's bounds; a ring-packing bound below a legal placement's count
     would contradict it, so it is recorded and not used."""
     out = dict(proven)
     for term, value in packed.items():
         if value is None:
             continue
         if value < found[term]:
-            stats["packing_contradiction"] = f"{term}: packing bound {value} < found {found[term]}"
+            stats["ring_packing_contradiction"] = (
+                f"{term}: ring-packing bound {value} < found {found[term]}"
+            )
             continue
         out[term] = min(out[term], value)
     return out

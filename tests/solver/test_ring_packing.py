@@ -1,4 +1,4 @@
-"""Packing ceilings on base contact and engagement, worked out by hand (32mm bases, radius
+"""Ring-packing ceilings on base contact and engagement, worked out by hand (32mm bases, radius
 0.63", a 0.005" contact tolerance, 1" engagement range), and the properties that keep them
 upper bounds: path lengths never above the legal ones, ceilings never below a legal
 placement's counts."""
@@ -18,8 +18,8 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import Placement, Scenario, ScenarioError
 from chargeopt.solver.contact_bound import straight_line_ceilings
-from chargeopt.solver.packing_bound import packing_ceilings, path_lower_bounds
 from chargeopt.solver.relaxation_zones import zones
+from chargeopt.solver.ring_packing import path_lower_bounds, ring_packing_ceilings
 
 R32 = 32 / 25.4 / 2
 D32 = 2 * R32
@@ -27,7 +27,7 @@ D32 = 2 * R32
 
 def _ceilings(s: Scenario, roll: float) -> dict[str, int | None] | None:
     bf = Battlefield.from_scenario(s)
-    return packing_ceilings(s, bf, zones(s, bf), roll, time.perf_counter() + 30)
+    return ring_packing_ceilings(s, bf, zones(s, bf), roll, time.perf_counter() + 30)
 
 
 def _block(x0: float, y0: float, x1: float, y1: float) -> dict[str, object]:
@@ -73,8 +73,8 @@ def test_a_corner_keeps_one_model_out_of_contact_but_not_out_of_range() -> None:
     assert _ceilings(s, 7) == {"base_contact": 2, "engaged": 2}
 
 
-def test_the_packing_bound_makes_the_answer_optimal() -> None:
-    """The solver finds A2 in contact and A1 in range; the packing proves it cannot do
+def test_the_ring_packing_bound_makes_the_answer_optimal() -> None:
+    """The solver finds A2 in contact and A1 in range; the ring packing proves it cannot do
     better, where the straight-line ceilings alone would leave a base contact open (they
     already meet engagement, so only base contact is packed)."""
     from chargeopt.solver import solve
@@ -83,7 +83,7 @@ def test_the_packing_bound_makes_the_answer_optimal() -> None:
     assert result.objective["base_contact"] == 1
     assert result.objective["engaged"] == 2
     assert result.stats["straight_line_bound"] == {"base_contact": 2, "engaged": 2}
-    assert result.stats["packing_bound"] == {"base_contact": 1}
+    assert result.stats["ring_packing_bound"] == {"base_contact": 1}
     assert result.bound == {"base_contact": 1, "engaged": 2}
     assert result.status.value == "optimal"
     assert result.stats["bound_scope"] == "continuous"

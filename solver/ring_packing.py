@@ -1,4 +1,4 @@
-"""Packing ceilings on base contacts and engagement: every model that ends touching a target
+"""Ring-packing ceilings on base contacts and engagement: every model that ends touching a target
 model has its centre in that model's contact ring, and every engaged model in a target's
 engagement band. Cut the rings into short sectors and the bands into small squares, keep the
 cells some centre could legally occupy (on the board, not wholly inside a wall, a base or a
@@ -45,39 +45,50 @@ ROLL_SLACK_IN = 1e-6
 """The checker's own slack on the roll (`geometry.checks_move`)."""
 MAX_CELLS = 12_000
 """More reachable cells than this are not packed: the conflict matrix is quadratic."""
-CONTACT_S = 2.0
-"""The contact packing runs no longer than this: it settles in 0.3 s on the 30-model
-hordes, while on curated-v1 k3 it spent 5.2 s finding that all ten models fit, proving
-nothing the straight-line ceiling had not."""
+CONTACT_DTIME = 1.0
+"""CP-SAT's deterministic work allowed to the contact packing: every one on the benchmark
+suites settles in 0.06 or less (scaling-v1 c30-open-s2 the most), so this leaves 18 times
+that, and it stops where the work says, not the clock, so the bound does not depend on the
+machine's load."""
 MAX_BAND_CELLS = 1_000
-BAND_S = 1.0
-"""An engagement band with more reachable squares than this is not packed, nor longer than
-`BAND_S` (measured on scaling-v1: bands of 1,500 to 2,500 reachable squares did not settle
-in 15 s, nor proved less than the reach count; curated-v1 k2's 244 settle in 0.05 s); the
-count of models that reach the band at all still bounds engagement."""
+BAND_DTIME = 0.5
+"""An engagement band with more reachable squares than this is not packed, nor with more
+deterministic work than `BAND_DTIME` (measured on scaling-v1: bands of 2,000 to 3,500
+reachable squares did not settle in 30 s, nor proved less than the reach count; curated-v1
+k2's 286 settle at once); the count of models that reach the band at all still bounds
+engagement."""
 
+PACKING_SEARCH = {
+    "num_workers": 1,
+    "cp_model_presolve": False,
+    "cp_model_probing_level": 0,
+    "use_sat_inprocessing": False,
+}
+"""As for the packings over the candidates (`charge._packing_solver`): one worker without
+presolve, probing or inprocessing halves the contact packing's time on the hordes (0.3 s to
+0.15 s, most of it loading the model)."""
 NEAREST_CHUNK = 64
 """Cells measured at a time when looking for a model's nearest reachable cell."""
 
 Reach = Callable[[np.ndarray], np.ndarray]
 
 
-def packing_ceilings(
+def ring_packing_ceilings(
     scenario: Scenario,
     battlefield: Battlefield,
     z: Zones,
     roll: float,
     deadline: float,
-    workers: int = 2,
+    seed: int = 0,
     found_contact: int = 0,
     ceilings: dict[str, int] | None = None,
 ) -> dict[str, int | None] | None:
     """Upper bounds on base contacts, and on engaged models among placements with at least
     `found_contact` base contacts, at `roll`, for each term of `ceilings` (the bounds known
     so far, which a packing that reaches them stops at; both terms if None). A term is None
-    when its packing is too large or proves nothing before `deadline`; the whole is None when
-    the scenario is outside this bound's reach (non-round bases, several levels, floors, the
-    WTC wall rule)."""
+    when its packing is too large or proves nothing within its deterministic work or before
+    `deadline` (a hard cap); the whole is None when the scenario is outside this bound's
+    reach (non-round bases, several levels, floors, the WTC wall rule)."""
     if not _applies(scenario, battlefield):
         return None
     cells, base_of, ring = _contact_cells(z)
@@ -87,9 +98,9 @@ def packing_ceilings(
     known = ceilings if ceilings is not None else {"base_contact": n, "engaged": n}
     out: dict[str, int | None] = {}
     if "base_contact" in known:
-        end = min(deadline, time.perf_counter() + CONTACT_S)
         top = known["base_contact"]
-        out["base_contact"] = pack(cells, allowed, base_of, z, end, workers, MAX_CELLS, top)
+        work = (deadline, CONTACT_DTIME, seed)
+        out["base_contact"] = pack(cells, allowed, base_of, z, work, MAX_CELLS, top)
     if "engaged" not in known:
         return out
     band, band_base, band_ring = _band_cells(z)
@@ -99,15 +110,13 @@ def packing_ceilings(
         out["engaged"] = int(reaches.any(axis=1).sum())
         return out
     band_allowed = reachable(scenario, battlefield, z, roll, band, near)
-    band_end = min(deadline, time.perf_counter() + BAND_S)
     counted = np.arange(len(cells) + len(band)) < len(cells)
     packed = pack(
         cl.concat([cells, band]),
         np.hstack([allowed, band_allowed]),
         np.concatenate([base_of, band_base]),
         z,
-        band_end,
-        workers,
+        (deadline, BAND_DTIME, seed),
         MAX_BAND_CELLS,
         known["engaged"],
         counted,
@@ -332,8 +341,7 @@ def pack(
     allowed: np.ndarray,
     base_of: np.ndarray,
     z: Zones,
-    deadline: float,
-    workers: int,
+    work: tuple[float, float, int],
     max_cells: int,
     ceiling: int,
     counted: np.ndarray | None = None,
@@ -342,11 +350,12 @@ def pack(
     """Most models placed one per cell they are `allowed`, no two in cells whose points are
     all closer than their bases allow (maximal cliques of such cells, at most one each), at
     least `at_least` of them in `counted` cells, up to `ceiling` (known already, so reaching
-    it ends the search): CP-SAT's proven bound, or None if it proves nothing by `deadline` or
-    more than `max_cells` cells are reachable. Cells that the same
-    models reach form one class, and models are assigned to classes rather than cells (the
-    same packings, far fewer variables)."""
+    it ends the search): CP-SAT's proven bound, or None if it proves nothing within `work`
+    (deadline, deterministic time, seed) or more than `max_cells` cells are reachable. Cells
+    that the same models reach form one class, and models are assigned to classes rather
+    than cells (the same packings, far fewer variables)."""
     used = np.flatnonzero(allowed.any(axis=0))
+    deadline, dtime, seed = work
     seconds = deadline - time.perf_counter()
     if len(used) > max_cells or seconds <= 0:
         return None
@@ -387,8 +396,11 @@ def pack(
     model.Add(cp_model.LinearExpr.Sum(y) <= ceiling)
     model.Maximize(cp_model.LinearExpr.Sum(y))
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(seconds, 0.01)
-    solver.parameters.num_workers = workers
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.max_deterministic_time = dtime
+    solver.parameters.random_seed = seed
+    for name, value in PACKING_SEARCH.items():
+        setattr(solver.parameters, name, value)
     status = solver.Solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
