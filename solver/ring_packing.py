@@ -35,7 +35,7 @@ from chargeopt.models import RoundBase, Scenario, TerrainKind
 
 from . import cells as cl
 from .cpsat_blocks import clique_cover
-from .relaxation_zones import QUAD_SEGS, Zones, inner_radius
+from .relaxation_zones import GROW, QUAD_SEGS, Zones, inner_radius
 
 ARC_IN = 0.02
 """Arc length of a contact ring's sectors."""
@@ -91,8 +91,8 @@ def ring_packing_ceilings(
     reach (non-round bases, several levels, floors, the WTC wall rule)."""
     if not _applies(scenario, battlefield):
         return None
-    cells, base_of, ring = _contact_cells(z)
-    near = within_straight_reach(scenario, z, roll, cells, base_of, ring)
+    cells, base_of = _contact_cells(z)
+    near = within_straight_reach(scenario, z, roll, cells, base_of)
     allowed = reachable(scenario, battlefield, z, roll, cells, near)
     n = len(scenario.acting_unit.models)
     known = ceilings if ceilings is not None else {"base_contact": n, "engaged": n}
@@ -103,8 +103,8 @@ def ring_packing_ceilings(
         out["base_contact"] = pack(cells, allowed, base_of, z, work, MAX_CELLS, top)
     if "engaged" not in known:
         return out
-    band, band_base, band_ring = _band_cells(z)
-    near = within_straight_reach(scenario, z, roll, band, band_base, band_ring)
+    band, band_base = _band_cells(z)
+    near = within_straight_reach(scenario, z, roll, band, band_base)
     if near.any(axis=0).sum() > MAX_BAND_CELLS:
         reaches = reachable(scenario, battlefield, z, roll, band, near, nearest_only=True)
         out["engaged"] = int(reaches.any(axis=1).sum())
@@ -133,20 +133,16 @@ def within_straight_reach(
     roll: float,
     cells: cl.Cells,
     base_of: np.ndarray,
-    ring: np.ndarray,
 ) -> np.ndarray:
     """Models (rows) by cells (columns): whether the model's base kind may stand in the cell
-    and its nearest point is within the roll in a straight line (plus the climb to the
-    ring's level)."""
+    and its nearest point is within the roll in a straight line (no climb: the ring packing
+    runs only where every model stands on one level)."""
     unit = scenario.acting_unit
-    climbs = np.array(
-        [[z.climb.get((m.id, g), 0.0) for g in range(len(z.rings))] + [0.0] for m in unit.models]
-    )
     near = np.zeros((len(unit.models), len(cells)), bool)
     polygons = cells.polygons
     for i, m in enumerate(unit.models):
         mine = np.flatnonzero(base_of == z.model_base[m.id])
-        straight = shapely.distance(polygons[mine], Point(m.x, m.y)) + climbs[i, ring[mine]]
+        straight = shapely.distance(polygons[mine], Point(m.x, m.y))
         near[i, mine] = straight <= roll + ROLL_SLACK_IN + cl.EPS_IN
     return near
 
@@ -162,7 +158,7 @@ def reachable(
     nearest_only: bool = False,
 ) -> np.ndarray:
     """`near` (from `within_straight_reach`) narrowed to the cells within the roll by the
-    lower bounds on the legal path (the climb is 0: these run on one level). With
+    lower bounds on the legal path. With
     `nearest_only`, each model's row keeps just one reachable cell, found by measuring the
     cells nearest its start first: enough to tell who reaches at all."""
     unit = scenario.acting_unit
@@ -197,10 +193,10 @@ def _applies(scenario: Scenario, battlefield: Battlefield) -> bool:
     return all(isinstance(u.base_of(m), RoundBase) for u in (unit, *targets) for m in u.models)
 
 
-def _contact_cells(z: Zones) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
+def _contact_cells(z: Zones) -> tuple[cl.Cells, np.ndarray]:
     """Sectors of every contact ring that a centre may legally occupy, with each one's base
-    kind and ring index."""
-    parts, bases, rings = [], [], []
+    kind."""
+    parts, bases = [], []
     for g, r in enumerate(z.rings):
         if not r.contact:
             continue
@@ -209,18 +205,17 @@ def _contact_cells(z: Zones) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
         keep = _open(s.polygons, z, r.base)
         parts.append(cl.subset(s, keep))
         bases.append(np.full(int(keep.sum()), r.base))
-        rings.append(np.full(int(keep.sum()), g))
-    return cl.concat(parts), _join(bases), _join(rings)
+    return cl.concat(parts), _join(bases)
 
 
-def _band_cells(z: Zones) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
+def _band_cells(z: Zones) -> tuple[cl.Cells, np.ndarray]:
     """Squares meeting some target model's engagement band (of a base kind) that a centre may
-    legally occupy; ring index -1 (a band cell is on the ground)."""
+    legally occupy, with each one's base kind."""
     parts, bases = [], []
     for b in range(len(z.bases)):
         band = shapely.union_all(
             [
-                Point(r.x, r.y).buffer(r.rho1 * _grow(), quad_segs=QUAD_SEGS)
+                Point(r.x, r.y).buffer(r.rho1 * GROW, quad_segs=QUAD_SEGS)
                 for r in z.rings
                 if not r.contact and r.base == b
             ]
@@ -233,12 +228,7 @@ def _band_cells(z: Zones) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
         keep = shapely.intersects(polys, band) & _open(polys, z, b)
         parts.append(cl.subset(s, keep))
         bases.append(np.full(int(keep.sum()), b))
-    cells = cl.concat(parts)
-    return cells, _join(bases), np.full(len(cells), -1)
-
-
-def _grow() -> float:
-    return 1 / math.cos(math.pi / (4 * QUAD_SEGS))
+    return cl.concat(parts), _join(bases)
 
 
 def _open(polys: np.ndarray, z: Zones, b: int) -> np.ndarray:
