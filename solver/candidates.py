@@ -30,6 +30,16 @@ CONTACT_GAP_IN = 0.001
 """Contact candidates stand this far from the target's edge (the checker allows 0.005")."""
 MARGIN_IN = 1e-4
 """Margin kept inside every 'within' limit so rounding never decides a verdict."""
+OVERLAP_MARGIN_IN = 5e-4
+"""Kept inside the overlap the checker tolerates between two round bases of the unit."""
+
+
+def own_overlap_allowed_in(rules: object) -> float:
+    """How deep two round bases of the acting unit may overlap on the candidates: the checker
+    reads 'never overlap' as no overlap deeper than the base-contact tolerance (the same
+    measuring slack as 'touching'), so the candidates use all of it but `OVERLAP_MARGIN_IN`.
+    Without it, seven 25mm bases fit around a 40mm one where the checker accepts eight."""
+    return max(0.0, rules.base_contact_tolerance_in - OVERLAP_MARGIN_IN)
 
 
 @dataclass
@@ -49,6 +59,7 @@ class Candidates:
     reach: dict[str, np.ndarray] = field(default_factory=dict)  # model id -> move length (inf = no)
     conflicts: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
     coherent: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
+    overlap_allowed_in: float = 0.0  # how deep two round bases in `conflicts` may overlap
     memo: dict[object, object] = field(default_factory=dict, repr=False)
     _conflict_lists: list[np.ndarray] | None = field(default=None, repr=False)
     _coherent_lists: list[np.ndarray] | None = field(default=None, repr=False)
@@ -272,11 +283,13 @@ def generate(
     may_end: EndRule | None = None,
     extra: ExtraPoints | None = None,
     stays: bool = False,
+    own_overlap: bool = True,
 ) -> Candidates:
     """All candidates for the acting unit of a charge, filtered and with reach per model.
     Other moves toward the action's targets pass their own end rule (`may_end`), extra poses
-    (`extra`, filtered like the rest) and `stays` (every model's start pose is a candidate,
-    unfiltered: it passed the start-layout checks)."""
+    (`extra`, filtered like the rest), `stays` (every model's start pose is a candidate,
+    unfiltered: it passed the start-layout checks) and `own_overlap` (False: the unit's round
+    bases may not overlap at all, rather than by `own_overlap_allowed_in`)."""
     rules = scenario.rules
     unit = scenario.acting_unit
     around = surroundings(scenario)
@@ -350,6 +363,7 @@ def generate(
     for lengths in cands.reach.values():
         used |= np.isfinite(lengths)
     cands = _subset(cands, np.flatnonzero(used))
+    cands.overlap_allowed_in = own_overlap_allowed_in(rules) if own_overlap else 0.0
     if len(unit.models) > 1:
         cands.conflicts, cands.coherent = pair_relations(cands, rules)
     return cands
@@ -594,6 +608,7 @@ def _subset(c: Candidates, idx: np.ndarray) -> Candidates:
         c.ring[idx],
         c.angle[idx],
         {m: v[idx] for m, v in c.reach.items()},
+        overlap_allowed_in=c.overlap_allowed_in,
     )
 
 
@@ -672,10 +687,11 @@ def near_pairs(c: Candidates, distance: float) -> np.ndarray:
 
 
 def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray]:
-    """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used,
-    and pairs within coherency range of each other (horizontal and vertical). Pairs of round
-    bases use the closed form; otherwise bounds along the line between the centres settle most
-    pairs and shapely measures only the rest."""
+    """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used
+    (two round bases: deeper than `c.overlap_allowed_in`), and pairs within
+    coherency range of each other (horizontal and vertical). Pairs of round bases use the
+    closed form; otherwise bounds along the line between the centres settle most pairs and
+    shapely measures only the rest."""
     if len(c) < 2:
         return np.empty((0, 2), int), np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
@@ -685,7 +701,11 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
         return np.empty((0, 2), int), np.empty((0, 2), int)
     i, j = pairs[:, 0], pairs[:, 1]
     d = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j])
-    if all(isinstance(b, RoundBase) for b in c.base_keys):
+    round_kind = np.array([isinstance(b, RoundBase) for b in c.base_keys])
+    allowed = np.where(
+        round_kind[c.base_of[i]] & round_kind[c.base_of[j]], c.overlap_allowed_in, 0.0
+    )
+    if round_kind.all():
         low = high = d - outer[i] - outer[j]
     else:
         ux = np.where(d > 1e-9, (c.x[j] - c.x[i]) / np.maximum(d, 1e-12), 1.0)
@@ -695,12 +715,12 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
         low, high = d - hi_ - hj_, d - ri_ - rj_
         low[d < 1e-9] = high[d < 1e-9] = -1.0
     gap = low.copy()
-    unsure = ((low < 0.0) & (high >= 0.0)) | ((low <= limit) & (high > limit))
+    unsure = ((low < -allowed) & (high >= -allowed)) | ((low <= limit) & (high > limit))
     if unsure.any():
         gap[unsure] = _measured_gaps(c, i[unsure], j[unsure], limit)
-    gap = np.where(high < 0.0, -1.0, gap)
+    gap = np.where(high < -allowed, -1.0, gap)
     dz = np.abs(c.z[i] - c.z[j])
-    clash = (gap < 0.0) & (dz < 0.01)
+    clash = (gap < -allowed) & (dz < 0.01)
     conflicts = pairs[clash]
     near = ~clash & (np.maximum(gap, 0.0) <= limit) & (dz <= rules.coherency_vertical_in)
     return conflicts, pairs[near]

@@ -120,7 +120,8 @@ def add_no_overlap(
     pm: PlacementModel, c: Candidates, anchor_step: float | None = None, maximal: bool = False
 ) -> int:
     """Forbid overlapping bases: AtMostOne over cliques of candidates inside a disk of radius
-    just under the smallest base radius around lattice anchors, pairs for what is left; with
+    just under the smallest base radius (less half the overlap the candidates allow) around
+    lattice anchors, pairs for what is left; with
     `maximal`, over maximal cliques that hold every conflicting pair instead (a much tighter
     LP relaxation, see `overlap_cliques`). Returns the number of constraints posted."""
     live = np.array(sorted(pm.y), dtype=int)
@@ -136,7 +137,7 @@ def add_no_overlap(
         return 0
     n = len(c)
     r_min = min(b.inradius_in for b in c.base_keys)
-    rho = r_min - 1e-3
+    rho = r_min - c.overlap_allowed_in / 2 - 1e-3
     step = anchor_step or rho * 0.6
     posted = 0
     covered = []

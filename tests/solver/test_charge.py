@@ -9,7 +9,9 @@ from builders import make_scenario
 
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Status
+from chargeopt.models.rulesets import EDITIONS
 from chargeopt.solver import solve
+from chargeopt.solver.candidates import CONTACT_GAP_IN, own_overlap_allowed_in
 
 R32 = 32 / 25.4 / 2
 
@@ -50,29 +52,30 @@ def test_one_on_one_with_enough_roll_ends_in_base_contact() -> None:
 
 
 @pytest.mark.parametrize(
-    ("mover", "target", "expected", "ceiling"),
-    [("32mm", "32mm", 6, 6), ("25mm", "40mm", 7, 8), ("40mm", "25mm", 4, 4)],
+    ("mover", "target", "expected"), [("32mm", "32mm", 6), ("25mm", "40mm", 8), ("40mm", "25mm", 4)]
 )
-def test_most_models_touching_one_base(
-    mover: str, target: str, expected: int, ceiling: int
-) -> None:
-    """floor(pi / asin(r / (R + r))) models of radius r fit around one base of radius R on
-    the candidates. The proven bound on the continuous board is the same, except for 25mm
-    around 40mm: with the 0.005" tolerance eight fit (see test_relaxation), so the grid's 7 is
-    `feasible` with bound 8. `optimal` exactly when every bound meets its objective."""
+def test_most_models_touching_one_base(mover: str, target: str, expected: int) -> None:
+    """n bases of radius r fit around one of radius R, standing `CONTACT_GAP_IN` off it and
+    overlapping each other by at most a (`own_overlap_allowed_in`, inside the checker's 0.005"
+    tolerance), while 2 (R + r + gap) sin(pi / n) >= 2 r - a. For 25mm around 40mm that is
+    8 (8.002; 7.96 with no overlap at all), for the others 6 and 4 as with no overlap. The
+    proven bound on base contact is the same; the answer is `optimal` exactly when every
+    bound meets its objective, which all but 40mm around 25mm (engagement) do."""
     r = float(mover[:-2]) / 25.4 / 2
     big_r = float(target[:-2]) / 25.4 / 2
-    assert math.floor(math.pi / math.asin(r / (big_r + r)) + 1e-9) == expected
+    a = own_overlap_allowed_in(EDITIONS["40k-10e"])
+    fit = math.pi / math.asin((r - a / 2) / (big_r + r + CONTACT_GAP_IN))
+    assert math.floor(fit) == expected
     attackers = [(14.0 + 1.9 * (i % 5), 10.0 + 1.9 * (i // 5)) for i in range(10)]
     s = make_scenario(attackers, {"B": [(20.0, 16.0)]}, base=mover, enemy_base=target, roll=12)
     result = solve(s)
     assert result.objective["base_contact"] == expected
-    assert result.bound["base_contact"] == ceiling
+    assert result.bound["base_contact"] == expected
     closed = all(result.bound[t] == result.objective[t] for t in ("base_contact", "engaged"))
     assert result.status == (Status.OPTIMAL if closed else Status.FEASIBLE)
     assert result.stats["bound_scope"] == ("continuous" if closed else "candidates")
-    if mover == "32mm":
-        assert result.status == Status.OPTIMAL
+    assert closed or mover == "40mm"
+    assert check_placement(s, result.placements, roll=12) == []
     assert result.violations == ()
 
 
