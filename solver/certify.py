@@ -1,7 +1,7 @@
 """Certify a charge's answer on the continuous board with the straight-line ceilings, the
-ring-packing ceilings and the cell relaxation: the proven upper bound of each objective term
-(`optimal` only when it meets the objective), a proof with a second solver's confirmation
-where no placement exists, and a proof for the minimum roll."""
+ring-packing ceilings, the split-unit ceiling and the cell relaxation: the proven upper bound
+of each objective term (`optimal` only when it meets the objective), a proof with a second
+solver's confirmation where no placement exists, and a proof for the minimum roll."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from .relaxation_solve import Verdict, bound, prove
 from .relaxation_words import explain
 from .relaxation_zones import zones
 from .ring_packing import ring_packing_ceilings
+from .split_bound import split_contact_ceiling
 
 MIN_ROLL_S = 1.5
 """The proof for the roll below the minimum always gets at least this long."""
@@ -92,8 +93,14 @@ def certify(
             )
             if packed is not None:
                 stats["ring_packing_bound"] = packed
-                proven = _tighter(proven, packed, found, stats)
+                proven = _tighter(proven, packed, found, stats, "ring-packing")
                 closed = all(proven[t] <= found[t] for t in found)
+        split = None if closed else split_contact_ceiling(scenario)
+        if split is not None:
+            stats["split_unit_bound"] = {"base_contact": split.base_contact, "reason": split.reason}
+            packed = {"base_contact": split.base_contact}
+            proven = _tighter(proven, packed, found, stats, "split-unit")
+            closed = all(proven[t] <= found[t] for t in found)
         size = 0 if closed else starting_size(z, at, *board)
         if closed:
             stats["relaxation"]["verdict"] = (
@@ -184,16 +191,17 @@ def _tighter(
     packed: dict[str, int | None],
     found: dict[str, int],
     stats: dict[str, object],
+    name: str,
 ) -> dict[str, int]:
-    """The smaller of each term's bounds; a ring-packing bound below a legal placement's count
-    would contradict it, so it is recorded and not used."""
+    """The smaller of each term's bounds; a `name` bound below a legal placement's count would
+    contradict it, so it is recorded (`stats.<name>_contradiction`) and not used."""
     out = dict(proven)
     for term, value in packed.items():
         if value is None:
             continue
         if value < found[term]:
-            stats["ring_packing_contradiction"] = (
-                f"{term}: ring-packing bound {value} < found {found[term]}"
+            stats[f"{name.replace('-', '_')}_contradiction"] = (
+                f"{term}: {name} bound {value} < found {found[term]}"
             )
             continue
         out[term] = min(out[term], value)

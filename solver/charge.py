@@ -40,6 +40,7 @@ from .greedy import (
 from .options import SolveOptions
 from .polish import Pose, polish, poses_of
 from .proofs import charge_impossibility
+from .split_bound import split_contact_ceiling
 
 PACKING_TIE_BREAK_DETERMINISTIC = 0.06
 CONTACT_PACKING_DETERMINISTIC = 1.2
@@ -230,6 +231,9 @@ def _solve_at(
         starts.append(best_completion(c, scenario, roll, packed, k))
     incumbent = _best_legal(c, scenario, starts, k)
     quick = n if feasibility else contact_capacity_ceiling(c, scenario, roll)
+    split = None if feasibility else split_contact_ceiling(scenario)
+    if split is not None:
+        quick = min(quick, split.base_contact)
     if feasibility:
         ceiling = 0
     elif incumbent is not None and incumbent[1]["base_contact"] >= quick:
