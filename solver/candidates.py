@@ -35,14 +35,28 @@ OVERLAP_MARGIN_IN = 5e-4
 
 
 def own_overlap_allowed_in(rules: object) -> float:
-    """How deep two round bases of the acting unit that both touch a target may overlap on
-    the candidates: the checker reads 'never overlap' as no overlap deeper than the
-    base-contact tolerance (the same measuring slack as 'touching'), so the candidates use all
-    of it but `OVERLAP_MARGIN_IN`. Without it, seven 25mm bases fit around a 40mm one where the
-    checker accepts eight. Elsewhere bases stay wholly apart: allowing it in the engagement
-    band too gained nothing on the benchmark suites and weakened the engagement packing
-    (scaling-v1 c30-open-s2: 8.1 s instead of 2.9 s, its ceiling no longer proven)."""
+    """How deep two round bases of the acting unit touching the same target model may overlap
+    on the candidates, where that lets more of them touch it (`fits_more_with_overlap`): the
+    checker reads 'never overlap' as no overlap deeper than the base-contact tolerance (the
+    same measuring slack as 'touching'), so the candidates use all of it but
+    `OVERLAP_MARGIN_IN`. Without it, seven 25mm bases fit around a 40mm one where the checker
+    accepts eight."""
     return max(0.0, rules.base_contact_tolerance_in - OVERLAP_MARGIN_IN)
+
+
+def fits_more_with_overlap(mover_in: float, target_in: float, overlap_in: float) -> bool:
+    """Whether more round bases of radius `mover_in`, standing `CONTACT_GAP_IN` off a round
+    base of radius `target_in`, fit around it when neighbours may overlap by `overlap_in`
+    (n fit while 2 (R + r + gap) sin(pi / n) >= 2 r - overlap). Only there is the overlap
+    allowed: elsewhere it buys nothing and loosens the packings (measured on scaling-v1,
+    32mm around 32mm: c30-open-s1 1.39 times slower as a whole process, c30-open-s2's
+    engagement ceiling no longer proven in time)."""
+    ring = target_in + mover_in + CONTACT_GAP_IN
+
+    def fit(half_chord: float) -> int:
+        return math.floor(math.pi / math.asin(min(1.0, half_chord / ring)) + 1e-9)
+
+    return fit(mover_in - overlap_in / 2) > fit(mover_in)
 
 
 @dataclass
@@ -62,7 +76,8 @@ class Candidates:
     reach: dict[str, np.ndarray] = field(default_factory=dict)  # model id -> move length (inf = no)
     conflicts: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
     coherent: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
-    overlap_allowed_in: float = 0.0  # how deep two touching round bases may overlap
+    overlap_allowed_in: float = 0.0  # how deep two bases touching one of `overlap_around` may
+    overlap_around: frozenset[tuple[str, int]] = frozenset()  # (target model id, base index)
     memo: dict[object, object] = field(default_factory=dict, repr=False)
     _conflict_lists: list[np.ndarray] | None = field(default=None, repr=False)
     _coherent_lists: list[np.ndarray] | None = field(default=None, repr=False)
@@ -366,7 +381,16 @@ def generate(
     for lengths in cands.reach.values():
         used |= np.isfinite(lengths)
     cands = _subset(cands, np.flatnonzero(used))
-    cands.overlap_allowed_in = own_overlap_allowed_in(rules) if own_overlap else 0.0
+    if own_overlap:
+        cands.overlap_allowed_in = own_overlap_allowed_in(rules)
+        cands.overlap_around = frozenset(
+            (tid, b)
+            for t, (_, tid) in zip(targets, target_ids_list, strict=True)
+            for b, base in enumerate(bases)
+            if t.is_round
+            and isinstance(base, RoundBase)
+            and fits_more_with_overlap(base.radius_in, t.radius_in, cands.overlap_allowed_in)
+        )
     if len(unit.models) > 1:
         cands.conflicts, cands.coherent = pair_relations(cands, rules)
     return cands
@@ -612,6 +636,7 @@ def _subset(c: Candidates, idx: np.ndarray) -> Candidates:
         c.angle[idx],
         {m: v[idx] for m, v in c.reach.items()},
         overlap_allowed_in=c.overlap_allowed_in,
+        overlap_around=c.overlap_around,
     )
 
 
@@ -689,12 +714,27 @@ def near_pairs(c: Candidates, distance: float) -> np.ndarray:
     return pairs[np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j]) <= distance]
 
 
+def _overlap_allowed(c: Candidates, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Per pair (i, j), how deep the two bases may overlap: `c.overlap_allowed_in` where both
+    touch a target model that `c.overlap_around` names for their base kinds, else 0."""
+    allowed = np.zeros(len(i))
+    if not c.overlap_around:
+        return allowed
+    may = [
+        frozenset(t for t in c.contact[k] if (t, c.base_of[k]) in c.overlap_around)
+        for k in range(len(c))
+    ]
+    shared = np.array([bool(may[a] & may[b]) for a, b in zip(i, j, strict=True)], dtype=bool)
+    allowed[shared] = c.overlap_allowed_in
+    return allowed
+
+
 def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray]:
     """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used
-    (two round bases that both touch a target: deeper than `c.overlap_allowed_in`), and pairs
-    within coherency range of each other (horizontal and vertical). Pairs of round bases use
-    the closed form; otherwise bounds along the line between the centres settle most pairs and
-    shapely measures only the rest."""
+    (two bases touching one target model of `c.overlap_around`: deeper than
+    `c.overlap_allowed_in`), and pairs within coherency range of each other (horizontal and
+    vertical). Pairs of round bases use the closed form; otherwise bounds along the line
+    between the centres settle most pairs and shapely measures only the rest."""
     if len(c) < 2:
         return np.empty((0, 2), int), np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
@@ -705,9 +745,7 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
     i, j = pairs[:, 0], pairs[:, 1]
     d = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j])
     round_kind = np.array([isinstance(b, RoundBase) for b in c.base_keys])
-    touching = np.array([bool(t) for t in c.contact])
-    both = round_kind[c.base_of[i]] & round_kind[c.base_of[j]] & touching[i] & touching[j]
-    allowed = np.where(both, c.overlap_allowed_in, 0.0)
+    allowed = _overlap_allowed(c, i, j)
     if round_kind.all():
         low = high = d - outer[i] - outer[j]
     else:

@@ -165,6 +165,7 @@ def _merge(a: cand.Candidates, b: cand.Candidates) -> cand.Candidates:
         np.concatenate([a.angle, b.angle]),
         {m: np.concatenate([a.reach[m], b.reach[m]]) for m in a.reach},
         overlap_allowed_in=a.overlap_allowed_in,
+        overlap_around=a.overlap_around,
     )
 
 

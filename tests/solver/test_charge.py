@@ -11,7 +11,11 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Status
 from chargeopt.models.rulesets import EDITIONS
 from chargeopt.solver import solve
-from chargeopt.solver.candidates import CONTACT_GAP_IN, own_overlap_allowed_in
+from chargeopt.solver.candidates import (
+    CONTACT_GAP_IN,
+    fits_more_with_overlap,
+    own_overlap_allowed_in,
+)
 
 R32 = 32 / 25.4 / 2
 
@@ -52,13 +56,32 @@ def test_one_on_one_with_enough_roll_ends_in_base_contact() -> None:
 
 
 @pytest.mark.parametrize(
+    ("mover", "target", "overlap", "more"),
+    [
+        ("25mm", "40mm", 0.0045, True),
+        ("25mm", "40mm", 0.004, False),
+        ("32mm", "32mm", 0.0045, False),
+        ("40mm", "25mm", 0.0045, False),
+        ("25mm", "40mm", 0.0, False),
+    ],
+)
+def test_the_overlap_is_allowed_only_where_more_bases_fit(
+    mover: str, target: str, overlap: float, more: bool
+) -> None:
+    """25mm around 40mm: 7.96 fit with no overlap, 8.003 with 0.0045" (7.998 with 0.004");
+    32mm around 32mm stays 6 (6.03) and 40mm around 25mm 4 (4.76)."""
+    r, big_r = (float(b[:-2]) / 25.4 / 2 for b in (mover, target))
+    assert fits_more_with_overlap(r, big_r, overlap) is more
+
+
+@pytest.mark.parametrize(
     ("mover", "target", "expected"), [("32mm", "32mm", 6), ("25mm", "40mm", 8), ("40mm", "25mm", 4)]
 )
 def test_most_models_touching_one_base(mover: str, target: str, expected: int) -> None:
     """n bases of radius r fit around one of radius R, standing `CONTACT_GAP_IN` off it and
     overlapping each other by at most a (`own_overlap_allowed_in`, inside the checker's 0.005"
     tolerance), while 2 (R + r + gap) sin(pi / n) >= 2 r - a. For 25mm around 40mm that is
-    8 (8.002; 7.96 with no overlap at all), for the others 6 and 4 as with no overlap. The
+    8 (8.003; 7.96 with no overlap at all), for the others 6 and 4 as with no overlap. The
     proven bound on base contact is the same; the answer is `optimal` exactly when every
     bound meets its objective, which all but 40mm around 25mm (engagement) do."""
     r = float(mover[:-2]) / 25.4 / 2
