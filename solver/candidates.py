@@ -714,7 +714,7 @@ def near_pairs(c: Candidates, distance: float) -> np.ndarray:
     return pairs[np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j]) <= distance]
 
 
-def _overlap_allowed(c: Candidates, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+def overlap_allowed(c: Candidates, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """Per pair (i, j), how deep the two bases may overlap: `c.overlap_allowed_in` where both
     touch a target model that `c.overlap_around` names for their base kinds, else 0."""
     allowed = np.zeros(len(i))
@@ -745,7 +745,7 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
     i, j = pairs[:, 0], pairs[:, 1]
     d = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j])
     round_kind = np.array([isinstance(b, RoundBase) for b in c.base_keys])
-    allowed = _overlap_allowed(c, i, j)
+    allowed = overlap_allowed(c, i, j)
     if round_kind.all():
         low = high = d - outer[i] - outer[j]
     else:

@@ -13,7 +13,7 @@ from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import points_near
 
-from .candidates import Candidates
+from .candidates import Candidates, overlap_allowed
 from .matching import FORBIDDEN, least_cost_pairs
 
 TIE_BREAK_DETERMINISTIC = 0.5
@@ -248,14 +248,17 @@ def _ring_arcs(
 
 def _maximal_arcs(c: Candidates, members: np.ndarray) -> list[np.ndarray]:
     """The maximal runs of consecutive ring points (in angle order, wrapping around) whose
-    bases pairwise overlap, each found once. A run that is a clique stays one without its
+    bases pairwise overlap (deeper than the candidates allow, `overlap_allowed`), each found
+    once. A run that is a clique stays one without its
     first point, so the end of the run from point i+1 is never before that from point i."""
     k = len(members)
     if k < 2:
         return []
     radii = np.array([c.base_keys[b].inradius_in for b in c.base_of[members]])
     gaps = np.hypot(c.x[members][:, None] - c.x[members], c.y[members][:, None] - c.y[members])
-    overlap = gaps - radii[:, None] - radii[None, :] < 0.0
+    ii, jj = (a.ravel() for a in np.meshgrid(members, members, indexing="ij"))
+    allowed = overlap_allowed(c, ii, jj).reshape(k, k)
+    overlap = gaps - radii[:, None] - radii[None, :] < -allowed
     arcs, last_end, end = [], -1, 0
     for i in range(k):
         end = max(end, i)

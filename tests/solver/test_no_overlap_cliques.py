@@ -146,3 +146,22 @@ def test_engaged_packing_keeping_the_proven_contacts() -> None:
     placed = complete(c, scenario, roll, packed, k)
     assert placed is not None and satisfies_all(c, scenario, placed, k)
     assert sum(1 for p in placed.values() if c.engaged[p]) == 15
+
+
+def test_ring_cliques_allow_the_overlap_the_pairs_allow() -> None:
+    """curated-v1 k8 (ten 25mm bases, one 40mm target): the pair conflicts let eight touch it
+    (`fits_more_with_overlap`), and so must the ring-arc cliques of the first stage's model,
+    which HiGHS and the CP-SAT stages solve: its optimum over the candidates is 8, not 7."""
+    from ortools.sat.python import cp_model
+
+    from chargeopt.solver.charge import contact_model
+
+    scenario = load_scenario(LAYOUTS.parent / "curated-v1" / "k8-seven-around-40mm.toml")
+    c, pm, _, contact = contact_model(scenario, 12, SolveOptions())
+    assert c.overlap_around == frozenset({("B1", 0)})
+    pm.model.Maximize(contact)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = 60
+    assert solver.Solve(pm.model) == cp_model.OPTIMAL
+    assert solver.ObjectiveValue() == 8
