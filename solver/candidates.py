@@ -76,7 +76,7 @@ class Candidates:
     reach: dict[str, np.ndarray] = field(default_factory=dict)  # model id -> move length (inf = no)
     conflicts: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
     coherent: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
-    overlap_allowed_in: float = 0.0  # how deep two bases touching one of `overlap_around` may
+    overlap_allowed_in: float = 0.0  # overlap of two bases touching one of `overlap_around`
     overlap_around: frozenset[tuple[str, int]] = frozenset()  # (target model id, base index)
     memo: dict[object, object] = field(default_factory=dict, repr=False)
     _conflict_lists: list[np.ndarray] | None = field(default=None, repr=False)

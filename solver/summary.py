@@ -84,7 +84,8 @@ def minimum_roll_line(result: Result) -> str | None:
 
 
 def outcome_lines(result: Result) -> list[str]:
-    """Base contact and engagement achieved, each against the most the solver proved possible."""
+    """Base contact and engagement achieved, each against the most the solver proved possible
+    (with the split-unit ceiling's reason where that is what proves base contact)."""
     if not result.objective:
         return []
     n = len(result.placements)
@@ -102,6 +103,9 @@ def outcome_lines(result: Result) -> list[str]:
         close[-1] += moved
         return close
     lines = [term("base_contact", "Base contact"), term("engaged", "Engagement range") + moved]
+    split = result.stats.get("split_unit_bound")
+    if isinstance(split, dict) and bound.get("base_contact") == split.get("base_contact"):
+        lines.insert(1, f"  Why no more: {split['reason']}")
     if "tokens" in obj:
         lines[1] = term("engaged", "Normal engagement range") + moved
         lines += [term("tokens", "Tokens (wtc-walls)"), term("can_fight", "Can fight")]

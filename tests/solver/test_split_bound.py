@@ -16,6 +16,7 @@ from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import Placement, Scenario, ScenarioError, Status
 from chargeopt.solver import solve
 from chargeopt.solver.split_bound import split_contact_ceiling
+from chargeopt.solver.summary import summarise_result
 
 R32 = 32 / 25.4 / 2
 D32 = 2 * R32
@@ -42,6 +43,10 @@ def test_two_targets_out_of_coherency_keep_one_model_out_of_contact() -> None:
     assert result.status == Status.OPTIMAL
     assert result.stats["split_unit_bound"] == {"base_contact": 2, "reason": split.reason}
     assert check_placement(s, result.placements, roll=12) == []
+    lines = summarise_result(result).splitlines()
+    at = lines.index("Base contact: 2 of 3 models (most possible: 2)")
+    assert lines[at + 1] == f"  Why no more: {split.reason}"
+    assert lines[at + 1].startswith("  Why no more: Not all 3 models of A can end in base contact")
 
 
 def test_targets_within_coherency_of_each_other_give_no_ceiling() -> None:
