@@ -104,7 +104,7 @@ def certify(
         size = 0 if closed else starting_size(z, at, *board)
         if closed:
             stats["relaxation"]["verdict"] = (
-                "not run: the straight-line and ring-packing bounds meet the objective"
+                "not run: the straight-line, ring-packing and split-unit bounds meet the objective"
             )
         elif size > BOUND_MAX_CHOICES:
             stats["relaxation"]["starting_choices"] = size

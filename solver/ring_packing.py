@@ -24,6 +24,7 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield
+from chargeopt.geometry.distance_matrix import pairs_within
 from chargeopt.geometry.paths import (
     SAME_LEVEL_IN,
     MoverProfile,
@@ -372,7 +373,8 @@ def pack(
     for vs in per_model.values():
         model.AddAtMostOne(vs)
     centres = sub.centres
-    pairs = _close_pairs(centres, 2 * float(inner.max()))
+    pairs = pairs_within(centres[:, 0], centres[:, 1], 2 * float(inner.max()))
+    pairs = pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
     if len(pairs):
         limit = inner[bases[pairs[:, 0]]] + inner[bases[pairs[:, 1]]] - z.tolerance_in - cl.EPS_IN
         pairs = pairs[cl.max_distance(sub, pairs[:, 0], pairs[:, 1]) < limit]
@@ -399,16 +401,3 @@ def pack(
 
 def _total(y: list, members: np.ndarray) -> cp_model.LinearExpr:
     return cp_model.LinearExpr.Sum([y[int(k)] for k in members])
-
-
-def _close_pairs(points: np.ndarray, within: float, chunk: int = 1024) -> np.ndarray:
-    """Index pairs (i < j) of points closer than `within`."""
-    found = []
-    for start in range(0, len(points), chunk):
-        block = points[start : start + chunk]
-        d = np.hypot(block[:, None, 0] - points[None, :, 0], block[:, None, 1] - points[None, :, 1])
-        i, j = np.nonzero(d < within)
-        i += start
-        keep = i < j
-        found.append(np.column_stack((i[keep], j[keep])))
-    return np.concatenate(found) if found else np.empty((0, 2), int)
