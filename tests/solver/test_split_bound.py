@@ -77,26 +77,38 @@ def test_a_group_in_range_of_every_target_gives_no_ceiling() -> None:
 
 @st.composite
 def _chains(draw: st.DrawFn) -> tuple[Scenario, list[Placement], int]:
-    """3-5 attackers in a column; target units B and C 3" to 8" apart; a placement that is a
-    chain of bases from B1 to C1, the first and last touching (or 0.3" off) and the rest
-    evenly spaced between; the roll is the least that lets every model get there."""
+    """3-5 attackers in a column; target units B and C 2.6" to 8" apart; a placement of a fan
+    of bases touching B1 on its side facing C1 (62 degrees apart: equal bases touch at 60),
+    another touching C1 facing B1, and the rest (maybe none) evenly spaced between the two
+    fans' facing bases; the roll is the least that lets every model get there. With no
+    bridge and the targets close, every model touches: the ceiling must then stay away."""
     n = draw(st.integers(3, 5))
+    at_b = draw(st.integers(1, n - 1))
+    at_c = draw(st.integers(1, n - at_b))
     attackers = [(8.0, 9.0 + 1.4 * i) for i in range(n)]
     tx, ty = 15.0, draw(st.integers(60, 100)) / 10
-    gap = draw(st.integers(30, 80)) / 10
+    gap = draw(st.integers(26, 80)) / 10
     b, c = (tx, ty), (tx + draw(st.integers(-10, 10)) / 10, ty + gap)
-    ux, uy = (c[0] - b[0]) / math.dist(b, c), (c[1] - b[1]) / math.dist(b, c)
-    first_off = D32 + (0.002 if draw(st.booleans()) else 0.3)
-    last_off = D32 + (0.002 if draw(st.booleans()) else 0.3)
-    first = (b[0] + first_off * ux, b[1] + first_off * uy)
-    last = (c[0] - last_off * ux, c[1] - last_off * uy)
-    ends = [
+    toward = math.atan2(c[1] - b[1], c[0] - b[0])
+    rho = D32 + 0.002
+    step = math.radians(62)
+
+    def fan(centre: tuple[float, float], facing: float, k: int) -> list[tuple[float, float]]:
+        angles = [facing + step * (i - (k - 1) / 2) for i in range(k)]
+        return [(centre[0] + rho * math.cos(a), centre[1] + rho * math.sin(a)) for a in angles]
+
+    near_b, near_c = fan(b, toward, at_b), fan(c, toward + math.pi, at_c)
+    first = (b[0] + rho * math.cos(toward), b[1] + rho * math.sin(toward))
+    last = (c[0] - rho * math.cos(toward), c[1] - rho * math.sin(toward))
+    bridges = n - at_b - at_c
+    between = [
         (
-            first[0] + (last[0] - first[0]) * i / (n - 1),
-            first[1] + (last[1] - first[1]) * i / (n - 1),
+            first[0] + (last[0] - first[0]) * (i + 1) / (bridges + 1),
+            first[1] + (last[1] - first[1]) * (i + 1) / (bridges + 1),
         )
-        for i in range(n)
+        for i in range(bridges)
     ]
+    ends = near_b + between + near_c
     defenders = {"B": [b], "C": [c]}
     s = make_scenario(attackers, defenders, roll=12, targets=("B", "C"))
     try:
@@ -111,13 +123,13 @@ def _chains(draw: st.DrawFn) -> tuple[Scenario, list[Placement], int]:
     return make_scenario(attackers, defenders, roll=roll, targets=("B", "C")), placements, roll
 
 
-@sampled_layouts(40)
+@sampled_layouts(60)
 @given(_chains())
 def test_the_ceiling_holds_every_legal_placement(
     case: tuple[Scenario, list[Placement], int],
 ) -> None:
-    """Whenever the sampled chain is legal (coherent, no overlap, both targets engaged), the
-    split-unit ceiling, where there is one, is at least its base contacts."""
+    """Whenever the sampled placement is legal (coherent, no overlap, both targets engaged),
+    the split-unit ceiling, where there is one, is at least its base contacts."""
     s, placements, roll = case
     assume(check_placement(s, placements, roll=roll) == [])
     targets = [(m.x, m.y) for u in ("B", "C") for m in s.unit_by_id[u].models]
