@@ -381,16 +381,16 @@ def generate(
     for lengths in cands.reach.values():
         used |= np.isfinite(lengths)
     cands = _subset(cands, np.flatnonzero(used))
-    if own_overlap:
-        cands.overlap_allowed_in = own_overlap_allowed_in(rules)
-        cands.overlap_around = frozenset(
-            (tid, b)
-            for t, (_, tid) in zip(targets, target_ids_list, strict=True)
-            for b, base in enumerate(bases)
-            if t.is_round
-            and isinstance(base, RoundBase)
-            and fits_more_with_overlap(base.radius_in, t.radius_in, cands.overlap_allowed_in)
-        )
+    overlap = own_overlap_allowed_in(rules) if own_overlap else 0.0
+    cands.overlap_around = frozenset(
+        (tid, b)
+        for t, (_, tid) in zip(targets, target_ids_list, strict=True)
+        for b, base in enumerate(bases)
+        if t.is_round
+        and isinstance(base, RoundBase)
+        and fits_more_with_overlap(base.radius_in, t.radius_in, overlap)
+    )
+    cands.overlap_allowed_in = overlap if cands.overlap_around else 0.0
     if len(unit.models) > 1:
         cands.conflicts, cands.coherent = pair_relations(cands, rules)
     return cands
