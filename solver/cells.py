@@ -61,6 +61,11 @@ def squares(x0: float, y0: float, x1: float, y1: float, side: float) -> Cells:
     return _squares(gx, gy, np.full(len(gx), side))
 
 
+def points(x: np.ndarray, y: np.ndarray) -> Cells:
+    """Cells of no extent at the points (x, y): a packing over them is a placement."""
+    return _squares(x, y, np.zeros(len(x)))
+
+
 def _squares(x: np.ndarray, y: np.ndarray, side: np.ndarray) -> Cells:
     corners = np.stack(
         [np.column_stack(p) for p in ((x, y), (x + side, y), (x + side, y + side), (x, y + side))],

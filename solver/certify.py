@@ -90,6 +90,7 @@ def certify(
                 options.seed,
                 found_contact=found["base_contact"],
                 ceilings={t: proven[t] for t in found if proven[t] > found[t]},
+                contact_known=_packed_contact(result),
             )
             if packed is not None:
                 stats["ring_packing_bound"] = packed
@@ -160,6 +161,12 @@ def certify(
     stats["relaxation"]["seconds"] = round(spent, 3)
     stats["seconds"] = round(float(stats.get("seconds", 0.0)) + spent, 3)
     return result.model_copy(update=update)
+
+
+def _packed_contact(result: Result) -> int | None:
+    """The contact ring packing the solve already ran at this roll (`charge._more_contacts`)."""
+    packed = result.stats.get("ring_packing_bound")
+    return packed.get("base_contact") if isinstance(packed, dict) else None
 
 
 def _straight_line_min_roll_proof(scenario: Scenario, min_roll: int | None) -> str | None:

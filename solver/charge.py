@@ -14,6 +14,7 @@ from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenari
 from . import candidates as cand
 from .certify import certify
 from .contact_bound import contact_capacity_ceiling, roll_lower_bound, straight_line_ceilings
+from .contact_witness import contact_spots
 from .cpsat_blocks import (
     MOVE_SCALE,
     Objective,
@@ -40,6 +41,8 @@ from .greedy import (
 from .options import SolveOptions
 from .polish import Pose, polish, poses_of
 from .proofs import charge_impossibility
+from .relaxation_zones import zones
+from .ring_packing import contact_ceiling
 from .split_bound import split_contact_ceiling
 
 PACKING_TIE_BREAK_DETERMINISTIC = 0.06
@@ -428,21 +431,25 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     dice_max = 6 * rules.charge_dice
     given = options.roll if options.roll is not None else scenario.action.roll
     reach_in = given if given is not None and not options.roll_table else dice_max
-    c = cand.generate(scenario, battlefield, max(reach_in, given or 0), options)
+    c_reach = max(reach_in, given or 0)
+    c = cand.generate(scenario, battlefield, c_reach, options)
     lower = max(rules.charge_dice, roll_lower_bound(scenario))
 
     def remaining(share: float) -> float:
         return time.perf_counter() + (deadline - time.perf_counter()) * share
 
     table_share = 0.3 if options.roll_table else 0.0
+    more: dict[str, object] = {}
     if given is not None:
+        c, more = _with_contact_spots(c, c_reach, scenario, battlefield, given, options, deadline)
         final = _solve_at(
             c, scenario, given, options, full=True, deadline=remaining(1.0 - table_share - 0.1)
         )
         found = final.assignment is not None
         last = given if found else dice_max
         if not found and reach_in < dice_max:
-            c = cand.generate(scenario, battlefield, dice_max, options)
+            c_reach = dice_max
+            c = cand.generate(scenario, battlefield, c_reach, options)
         min_roll, first, settled = _first_feasible(
             c, scenario, options, range(lower, last + 1), remaining(0.5 if table_share else 1.0)
         )
@@ -454,6 +461,12 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
             c, scenario, options, range(lower, dice_max + 1), remaining(0.4)
         )
         roll = min_roll
+        if roll is not None:
+            wider, more = _with_contact_spots(
+                c, c_reach, scenario, battlefield, roll, options, deadline
+            )
+            first = _same_poses(c, wider, first) if first else first
+            c = wider
         final = (
             _solve_at(
                 c,
@@ -511,9 +524,67 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
                 )
                 + ("" if settled else "; some rolls ran out of time, so a smaller roll may work")
             ),
+            **more,
         },
     )
     return certify(result, scenario, battlefield, options, t0 + options.time_limit_s)
+
+
+def _with_contact_spots(
+    c: cand.Candidates,
+    c_reach: float,
+    scenario: Scenario,
+    battlefield: Battlefield,
+    roll: int,
+    options: SolveOptions,
+    deadline: float,
+) -> tuple[cand.Candidates, dict[str, object]]:
+    """The candidates, with the spots of a packing that has more models in base contact than
+    any placement over them can (`contact_witness`) where the ring-packing ceiling leaves
+    room for that; and stats: the ring-packing contact ceiling (the certificate's, so it
+    need not pack again) and the spots added."""
+    top = straight_line_ceilings(scenario, roll)["base_contact"]
+    split = split_contact_ceiling(scenario)
+    cap = min(top, split.base_contact) if split is not None else top
+    held, _ = packing_ceiling(c, scenario, roll, options, "contact", least_movement=True)
+    if held is None or held >= cap:
+        return c, {}
+    z = zones(scenario, battlefield)
+    ceiling = contact_ceiling(scenario, battlefield, z, roll, deadline, options.seed, top)
+    stats: dict[str, object] = {}
+    if ceiling is not None:
+        stats["ring_packing_bound"] = {"base_contact": ceiling}
+    spots = contact_spots(scenario, battlefield, roll, held, ceiling, deadline, options.seed)
+    if spots is None:
+        return c, stats
+
+    def extra(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
+        xy = spots.get(c.base_keys.index(base), np.empty((0, 2)))
+        n = len(xy)
+        return np.column_stack((xy, np.zeros(n), np.full(n, -1.0), np.zeros(n)))
+
+    stats["contact_spots"] = {
+        "spots": int(sum(len(xy) for xy in spots.values())),
+        "candidate_ceiling": held,
+    }
+    return cand.generate(scenario, battlefield, c_reach, options, extra=extra), stats
+
+
+def _same_poses(
+    old: cand.Candidates, new: cand.Candidates, placed: dict[str, int]
+) -> dict[str, int] | None:
+    """The placement over `old` as indices into `new`, if every pose is among them."""
+    index = {
+        pose: k
+        for k, pose in enumerate(zip(new.x, new.y, new.z, new.facing, new.base_of, strict=True))
+    }
+    out = {}
+    for mid, p in placed.items():
+        k = index.get((old.x[p], old.y[p], old.z[p], old.facing[p], old.base_of[p]))
+        if k is None:
+            return None
+        out[mid] = k
+    return out
 
 
 def _prob(fn, roll: int | None, dice: int) -> float | None:

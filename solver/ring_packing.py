@@ -70,6 +70,8 @@ presolve, probing or inprocessing halves the contact packing's time on the horde
 0.15 s, most of it loading the model)."""
 NEAREST_CHUNK = 64
 """Cells measured at a time when looking for a model's nearest reachable cell."""
+MARGIN_IN = 1e-4
+"""How far apart a point packing (a placement, not a bound) keeps every two bases."""
 
 Reach = Callable[[np.ndarray], np.ndarray]
 
@@ -83,25 +85,29 @@ def ring_packing_ceilings(
     seed: int = 0,
     found_contact: int = 0,
     ceilings: dict[str, int] | None = None,
+    contact_known: int | None = None,
 ) -> dict[str, int | None] | None:
     """Upper bounds on base contacts, and on engaged models among placements with at least
     `found_contact` base contacts, at `roll`, for each term of `ceilings` (the bounds known
     so far, which a packing that reaches them stops at; both terms if None). A term is None
     when its packing is too large or proves nothing within its deterministic work or before
     `deadline` (a hard cap); the whole is None when the scenario is outside this bound's
-    reach (non-round bases, several levels, floors, the WTC wall rule)."""
-    if not _applies(scenario, battlefield):
+    reach (non-round bases, several levels, floors, the WTC wall rule). `contact_known` is
+    the contact term's packing already solved (`contact_ceiling`, same roll and ceiling)."""
+    if not applies(scenario, battlefield):
         return None
-    cells, base_of = _contact_cells(z)
-    near = within_straight_reach(scenario, z, roll, cells, base_of)
-    allowed = reachable(scenario, battlefield, z, roll, cells, near)
+    cells, base_of, allowed = _contact_reach(scenario, battlefield, z, roll)
     n = len(scenario.acting_unit.models)
     known = ceilings if ceilings is not None else {"base_contact": n, "engaged": n}
     out: dict[str, int | None] = {}
     if "base_contact" in known:
         top = known["base_contact"]
         work = (deadline, CONTACT_DTIME, seed)
-        out["base_contact"] = pack(cells, allowed, base_of, z, work, MAX_CELLS, top)
+        out["base_contact"] = (
+            pack(cells, allowed, base_of, z, work, MAX_CELLS, top)
+            if contact_known is None
+            else contact_known
+        )
     if "engaged" not in known:
         return out
     band, band_base = _band_cells(z)
@@ -126,6 +132,32 @@ def ring_packing_ceilings(
     reach_count = int(band_allowed.any(axis=1).sum())
     out["engaged"] = reach_count if packed is None else min(packed, reach_count)
     return out
+
+
+def contact_ceiling(
+    scenario: Scenario,
+    battlefield: Battlefield,
+    z: Zones,
+    roll: float,
+    deadline: float,
+    seed: int,
+    top: int,
+) -> int | None:
+    """The contact term of `ring_packing_ceilings` alone (None where it proves nothing or
+    does not apply)."""
+    if not applies(scenario, battlefield):
+        return None
+    cells, base_of, allowed = _contact_reach(scenario, battlefield, z, roll)
+    return pack(cells, allowed, base_of, z, (deadline, CONTACT_DTIME, seed), MAX_CELLS, top)
+
+
+def _contact_reach(
+    scenario: Scenario, battlefield: Battlefield, z: Zones, roll: float
+) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
+    """The contact rings' sectors, each one's base kind, and which models reach which."""
+    cells, base_of = _contact_cells(z)
+    near = within_straight_reach(scenario, z, roll, cells, base_of)
+    return cells, base_of, reachable(scenario, battlefield, z, roll, cells, near)
 
 
 def within_straight_reach(
@@ -183,7 +215,9 @@ def reachable(
     return allowed
 
 
-def _applies(scenario: Scenario, battlefield: Battlefield) -> bool:
+def applies(scenario: Scenario, battlefield: Battlefield) -> bool:
+    """Whether the ring packing covers the scenario: round bases on one level, no floors, not
+    the WTC wall rule."""
     rules = scenario.rules
     if rules.wtc_walls or battlefield.floors:
         return False
@@ -345,18 +379,82 @@ def pack(
     (deadline, deterministic time, seed) or more than `max_cells` cells are reachable. Cells
     that the same models reach form one class, and models are assigned to classes rather
     than cells (the same packings, far fewer variables)."""
+    solved = _solve_packing(
+        cells,
+        allowed,
+        base_of,
+        z,
+        work,
+        max_cells,
+        ceiling,
+        counted,
+        at_least,
+        overlap_in=z.tolerance_in + cl.EPS_IN,
+    )
+    if solved is None:
+        return None
+    solver, _, _ = solved
+    return math.floor(solver.BestObjectiveBound() + 1e-6)
+
+
+def pack_points(
+    points: cl.Cells,
+    allowed: np.ndarray,
+    base_of: np.ndarray,
+    z: Zones,
+    work: tuple[float, float, int],
+    ceiling: int,
+    at_least: int,
+) -> np.ndarray | None:
+    """The points (cells of no extent) of the largest packing found with at least `at_least`
+    models, up to `ceiling`, where no two bases overlap at all: indices into `points`, or
+    None if none is found within `work`. A placement, not a bound: its distances are exact."""
+    solved = _solve_packing(
+        points,
+        allowed,
+        base_of,
+        z,
+        work,
+        len(points),
+        ceiling,
+        None,
+        0,
+        overlap_in=-MARGIN_IN,
+        at_least_total=at_least,
+    )
+    if solved is None:
+        return None
+    solver, y, used = solved
+    return used[[k for k, v in enumerate(y) if solver.Value(v) > 0]]
+
+
+def _solve_packing(
+    cells: cl.Cells,
+    allowed: np.ndarray,
+    base_of: np.ndarray,
+    z: Zones,
+    work: tuple[float, float, int],
+    max_cells: int,
+    ceiling: int,
+    counted: np.ndarray | None,
+    at_least: int,
+    *,
+    overlap_in: float,
+    at_least_total: int = 0,
+) -> tuple[cp_model.CpSolver, list, np.ndarray] | None:
+    """The packing of `pack` with bases allowed to overlap by `overlap_in` (negative: kept
+    that far apart), solved: (solver, occupancy per used cell, the used cells' indices), or
+    None when it is too large, out of time, or finds nothing."""
     used = np.flatnonzero(allowed.any(axis=0))
     deadline, dtime, seed = work
     seconds = deadline - time.perf_counter()
-    if len(used) > max_cells or seconds <= 0:
+    if len(used) > max_cells or seconds <= 0 or len(used) < at_least_total:
         return None
-    if not len(used):
-        return 0
     sub, bases = cl.subset(cells, used), base_of[used]
     inner = np.asarray(z.inner)
     model = cp_model.CpModel()
     n = allowed.shape[0]
-    alone = sub.diameter_in < 2 * inner[bases] - z.tolerance_in - cl.EPS_IN
+    alone = sub.diameter_in < 2 * inner[bases] - overlap_in
     y = [
         model.NewBoolVar(f"y{k}") if alone[k] else model.NewIntVar(0, n, f"y{k}")
         for k in range(len(sub))
@@ -373,10 +471,10 @@ def pack(
     for vs in per_model.values():
         model.AddAtMostOne(vs)
     centres = sub.centres
-    pairs = pairs_within(centres[:, 0], centres[:, 1], 2 * float(inner.max()))
+    pairs = pairs_within(centres[:, 0], centres[:, 1], 2 * float(inner.max()) + MARGIN_IN)
     pairs = pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
     if len(pairs):
-        limit = inner[bases[pairs[:, 0]]] + inner[bases[pairs[:, 1]]] - z.tolerance_in - cl.EPS_IN
+        limit = inner[bases[pairs[:, 0]]] + inner[bases[pairs[:, 1]]] - overlap_in
         pairs = pairs[cl.max_distance(sub, pairs[:, 0], pairs[:, 1]) < limit]
     for members in clique_cover(pairs, len(sub), centres[:, 0], centres[:, 1]):
         if alone[members].all():
@@ -385,6 +483,8 @@ def pack(
             model.Add(_total(y, members) <= 1)
     if counted is not None and at_least:
         model.Add(_total(y, np.flatnonzero(counted[used])) >= at_least)
+    if at_least_total:
+        model.Add(cp_model.LinearExpr.Sum(y) >= at_least_total)
     model.Add(cp_model.LinearExpr.Sum(y) <= ceiling)
     model.Maximize(cp_model.LinearExpr.Sum(y))
     solver = cp_model.CpSolver()
@@ -396,7 +496,7 @@ def pack(
     status = solver.Solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    return math.floor(solver.BestObjectiveBound() + 1e-6)
+    return solver, y, used
 
 
 def _total(y: list, members: np.ndarray) -> cp_model.LinearExpr:

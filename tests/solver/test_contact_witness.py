@@ -1,0 +1,117 @@
+"""The spots of a packing with more models in base contact than the candidates hold: exact
+distances (touching, never overlapping), reached by a legal path, and what they buy a horde."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from builders import make_scenario, sampled_layouts
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from chargeopt.geometry import Battlefield, legal_move_length
+from chargeopt.geometry.checker import check_placement
+from chargeopt.models import Scenario, Status
+from chargeopt.models.loading import load_scenario
+from chargeopt.solver import solve
+from chargeopt.solver.candidates import CONTACT_GAP_IN
+from chargeopt.solver.contact_witness import contact_spots
+from chargeopt.solver.relaxation_zones import zones
+from chargeopt.solver.ring_packing import contact_ceiling
+
+R32 = 32 / 25.4 / 2
+R40 = 40 / 25.4 / 2
+LAYOUTS = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts"
+
+
+def _spots(s: Scenario, roll: float, found: int) -> tuple[int | None, np.ndarray | None]:
+    bf = Battlefield.from_scenario(s)
+    deadline = time.perf_counter() + 30
+    ceiling = contact_ceiling(s, bf, zones(s, bf), roll, deadline, 0, len(s.acting_unit.models))
+    spots = contact_spots(s, bf, roll, found, ceiling, deadline)
+    return ceiling, None if spots is None else spots[0]
+
+
+def _touching_and_apart(s: Scenario, xy: np.ndarray, target_r: float = R32) -> None:
+    targets = [(m.x, m.y) for m in s.unit_by_id["B"].models]
+    for x, y in xy:
+        gaps = [math.hypot(x - tx, y - ty) - R32 - target_r for tx, ty in targets]
+        assert min(gaps) == pytest.approx(CONTACT_GAP_IN, abs=1e-9)
+    for (xa, ya), (xb, yb) in itertools.combinations(xy, 2):
+        assert math.hypot(xa - xb, ya - yb) >= 2 * R32
+
+
+def _eight_around_a_40mm() -> Scenario:
+    ring = R32 + R40 + 3.0
+    attackers = [
+        (20 + ring * math.cos(2 * math.pi * i / 8), 15 + ring * math.sin(2 * math.pi * i / 8))
+        for i in range(8)
+    ]
+    return make_scenario(attackers, {"B": [(20.0, 15.0)]}, enemy_base="40mm")
+
+
+def test_six_spots_touch_a_40mm_base_and_no_seventh() -> None:
+    """Eight marines 3" from a 40mm base, a roll of 4: six 32mm bases touch it (n fit while
+    (R + r) sin(pi / n) >= r: 6.83 by the closed form), so a packing with more than five has
+    six spots, each reached by one of the eight, and none has more than six."""
+    s = _eight_around_a_40mm()
+    ceiling, xy = _spots(s, 4, 5)
+    assert ceiling == 6
+    assert xy is not None and len(xy) == 6
+    _touching_and_apart(s, xy, R40)
+    bf = Battlefield.from_scenario(s)
+    for x, y in xy:
+        assert min(legal_move_length(s, bf, m.id, x, y) for m in s.acting_unit.models) <= 4
+    assert _spots(s, 4, 6)[1] is None
+
+
+def test_no_spots_where_the_ceiling_is_met() -> None:
+    """Found as many as the ceiling allows: nothing to look for."""
+    s = _eight_around_a_40mm()
+    bf = Battlefield.from_scenario(s)
+    assert contact_spots(s, bf, 4, 6, 6, time.perf_counter() + 30) is None
+    assert contact_spots(s, bf, 4, 3, None, time.perf_counter() + 30) is None
+
+
+def test_the_spots_bring_a_horde_to_its_contact_ceiling() -> None:
+    """scaling-v1 c40-walls-s1: no placement over the candidates has more than 10 models in
+    base contact, the ring packing allows 11, and 11 spots a hundredth and a half of an inch
+    apart on the contact rings give the solve an 11th, legal and so proven best."""
+    s = load_scenario(LAYOUTS / "scaling-v1" / "c40-walls-s1.toml")
+    result = solve(s, time_limit=10)
+    assert result.stats["contact_spots"] == {"spots": 11, "candidate_ceiling": 10}
+    assert result.objective["base_contact"] == 11
+    assert result.bound["base_contact"] == 11
+    assert result.status == Status.FEASIBLE  # engaged: 14 found, 17 the ceiling
+    assert check_placement(s, list(result.placements)) == []
+
+
+@st.composite
+def _around_one(draw: st.DrawFn) -> tuple[Scenario, int]:
+    n = draw(st.integers(3, 8))
+    attackers = []
+    for i in range(n):
+        angle = draw(st.floats(0, 2 * math.pi))
+        gap = draw(st.floats(0.5, 3.5))
+        ring = 2 * R32 + gap + 1.3 * (i % 2)
+        attackers.append((20 + ring * math.cos(angle), 15 + ring * math.sin(angle)))
+    assume(all(math.dist(a, b) > 2 * R32 + 0.01 for a, b in itertools.combinations(attackers, 2)))
+    return make_scenario(attackers, {"B": [(20.0, 15.0)]}), draw(st.integers(0, 5))
+
+
+@sampled_layouts(25)
+@given(_around_one())
+def test_spots_touch_and_never_overlap(case: tuple[Scenario, int]) -> None:
+    """Whatever the layout, spots found are more than the count asked to beat, at most six
+    (the closed form around one equal base), all touching the target and pairwise apart."""
+    s, found = case
+    _, xy = _spots(s, 4, found)
+    if xy is None:
+        return
+    assert found < len(xy) <= 6
+    _touching_and_apart(s, xy)
