@@ -542,10 +542,16 @@ def _with_contact_spots(
     """The candidates, with the spots of a packing that has more models in base contact than
     any placement over them can (`contact_witness`) where the ring-packing ceiling leaves
     room for that; and stats: the ring-packing contact ceiling (the certificate's, so it
-    need not pack again) and the spots added."""
+    need not pack again) and the spots added. Only where the straight line or the split-unit
+    ceiling already leaves some model out of contact: there the candidates' contact ceiling
+    computed here is the one the solve needs anyway (memoised); where every model may touch,
+    the greedy starts settle the first stage without it, and computing it cost each 10-model
+    layout of scaling-v1 0.2 s."""
     top = straight_line_ceilings(scenario, roll)["base_contact"]
     split = split_contact_ceiling(scenario)
     cap = min(top, split.base_contact) if split is not None else top
+    if cap >= len(scenario.acting_unit.models):
+        return c, {}
     held, _ = packing_ceiling(c, scenario, roll, options, "contact", least_movement=True)
     if held is None or held >= cap:
         return c, {}
