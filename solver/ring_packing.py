@@ -379,18 +379,8 @@ def pack(
     (deadline, deterministic time, seed) or more than `max_cells` cells are reachable. Cells
     that the same models reach form one class, and models are assigned to classes rather
     than cells (the same packings, far fewer variables)."""
-    solved = _solve_packing(
-        cells,
-        allowed,
-        base_of,
-        z,
-        work,
-        max_cells,
-        ceiling,
-        counted,
-        at_least,
-        overlap_in=z.tolerance_in + cl.EPS_IN,
-    )
+    limits = {"max_cells": max_cells, "ceiling": ceiling, "overlap_in": z.tolerance_in + cl.EPS_IN}
+    solved = _solve_packing(cells, allowed, base_of, z, work, counted, at_least, **limits)
     if solved is None:
         return None
     solver, _, _ = solved
@@ -409,19 +399,8 @@ def pack_points(
     """The points (cells of no extent) of the largest packing found with at least `at_least`
     models, up to `ceiling`, where no two bases overlap at all: indices into `points`, or
     None if none is found within `work`. A placement, not a bound: its distances are exact."""
-    solved = _solve_packing(
-        points,
-        allowed,
-        base_of,
-        z,
-        work,
-        len(points),
-        ceiling,
-        None,
-        0,
-        overlap_in=-MARGIN_IN,
-        at_least_total=at_least,
-    )
+    limits = {"max_cells": len(points), "ceiling": ceiling, "overlap_in": -MARGIN_IN}
+    solved = _solve_packing(points, allowed, base_of, z, work, at_least_total=at_least, **limits)
     if solved is None:
         return None
     solver, y, used = solved
@@ -434,11 +413,11 @@ def _solve_packing(
     base_of: np.ndarray,
     z: Zones,
     work: tuple[float, float, int],
+    counted: np.ndarray | None = None,
+    at_least: int = 0,
+    *,
     max_cells: int,
     ceiling: int,
-    counted: np.ndarray | None,
-    at_least: int,
-    *,
     overlap_in: float,
     at_least_total: int = 0,
 ) -> tuple[cp_model.CpSolver, list, np.ndarray] | None:
