@@ -160,6 +160,21 @@ def point_min_distance(cells: Cells, x: float, y: float) -> np.ndarray:
     return shapely.distance(cells.polygons, shapely.points(x, y))
 
 
+def within_of_point(cells: Cells, x: float, y: float, limit: float) -> np.ndarray:
+    """Cells whose nearest point is within `limit` of (x, y). A cell holds its centre and lies
+    within its farthest corner's distance of it, so the centre's distance settles most cells
+    and shapely measures only those between (the same verdicts, far fewer measurements)."""
+    centres = cells.centres
+    d = np.hypot(centres[:, 0] - x, centres[:, 1] - y)
+    spread = np.sqrt(((cells.corners - centres[:, None, :]) ** 2).sum(axis=-1)).max(axis=1)
+    out = d <= limit
+    unsure = np.flatnonzero(~out & (d - spread <= limit))
+    if len(unsure):
+        polys = shapely.polygons(cells.corners[unsure])
+        out[unsure] = shapely.distance(polys, shapely.points(x, y)) <= limit
+    return out
+
+
 def square_capacity(side: np.ndarray, spacing: float) -> np.ndarray:
     """At least as many as the points pairwise at least `spacing` apart inside a square of
     `side`: split it into (floor(side * sqrt 2 / spacing) + 1)^2 sub-squares, each of diagonal

@@ -130,9 +130,8 @@ def ring_centres(z: Zones) -> np.ndarray:
 
 def _reachable_by_any(z: Zones, cells: Cells, roll: float) -> np.ndarray:
     ok = np.zeros(len(cells), bool)
-    polys = cells.polygons
     for x, y in z.starts.values():
-        ok |= shapely.distance(polys, shapely.points(x, y)) <= roll + EPS_IN
+        ok |= cl.within_of_point(cells, x, y, roll + EPS_IN)
     return ok
 
 

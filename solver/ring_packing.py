@@ -172,11 +172,10 @@ def within_straight_reach(
     runs only where every model stands on one level)."""
     unit = scenario.acting_unit
     near = np.zeros((len(unit.models), len(cells)), bool)
-    polygons = cells.polygons
     for i, m in enumerate(unit.models):
         mine = np.flatnonzero(base_of == z.model_base[m.id])
-        straight = shapely.distance(polygons[mine], Point(m.x, m.y))
-        near[i, mine] = straight <= roll + ROLL_SLACK_IN + cl.EPS_IN
+        limit = roll + ROLL_SLACK_IN + cl.EPS_IN
+        near[i, mine] = cl.within_of_point(cl.subset(cells, mine), m.x, m.y, limit)
     return near
 
 
