@@ -82,3 +82,43 @@ def test_unknown_without_placement_blames_the_time_limit() -> None:
         "UNKNOWN: A charges B with a roll of 6? No answer within the time limit",
         "Minimum roll: none found up to 12",
     ]
+
+
+def _proven(contact: int, stats: dict[str, object]) -> list[str]:
+    """The summary of a two-model charge with `contact` in base contact, proven best."""
+    result = Result(
+        ruleset=("40k-10e",),
+        action=CHARGE,
+        status=Status.OPTIMAL,
+        objective={"base_contact": contact, "engaged": 2, "movement_in": 9.5},
+        bound={"base_contact": contact, "engaged": 2},
+        placements=(
+            Placement(model="A1", x=10, y=5, moved=5.25, contact=("B1",), engaged=("B",)),
+            Placement(model="A2", x=10, y=6.5, moved=4.25, engaged=("B",)),
+        ),
+        stats={"seconds": 1.0, "candidates": 10, "bound_scope": "continuous", **stats},
+    )
+    lines = summarise_result(result).splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("Base contact:"))
+    return lines[at:]
+
+
+def test_why_no_more_names_the_ceiling_that_proves_base_contact() -> None:
+    """One of two touching, proven: by the straight line where it says 1, else by the ring
+    packing where that says 1; no reason where both models touch or nothing proves it."""
+    straight = _proven(1, {"straight_line_bound": {"base_contact": 1, "engaged": 2}})
+    assert straight[0] == "Base contact: 1 of 2 models (most possible: 1)"
+    assert straight[1].startswith("  Why no more: no more than 1 model can touch a target model:")
+    ring = _proven(
+        1,
+        {
+            "straight_line_bound": {"base_contact": 2, "engaged": 2},
+            "ring_packing_bound": {"base_contact": 1, "engaged": 2},
+        },
+    )
+    assert ring[1].startswith("  Why no more: no more than 1 base fits, no two overlapping,")
+    assert ring[1].endswith("(ring packing)")
+    unproven = _proven(1, {"straight_line_bound": {"base_contact": 2, "engaged": 2}})
+    assert unproven[1].startswith("Engagement range:")
+    everyone = _proven(2, {"straight_line_bound": {"base_contact": 2, "engaged": 2}})
+    assert not any("Why no more" in line for line in everyone)
