@@ -164,7 +164,8 @@ def certify(
 
 
 def _packed_contact(result: Result) -> int | None:
-    """The contact ring packing the solve already ran at this roll (`charge._more_contacts`)."""
+    """The contact ring packing the solve already ran at this roll (`charge._with_contact_spots`,
+    with the same straight-line ceiling)."""
     packed = result.stats.get("ring_packing_bound")
     return packed.get("base_contact") if isinstance(packed, dict) else None
 

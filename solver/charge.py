@@ -560,7 +560,7 @@ def _with_contact_spots(
     stats: dict[str, object] = {}
     if ceiling is not None:
         stats["ring_packing_bound"] = {"base_contact": ceiling}
-    spots = contact_spots(scenario, battlefield, roll, held, ceiling, deadline, options.seed)
+    spots = contact_spots(scenario, battlefield, z, roll, held, ceiling, deadline, options.seed)
     if spots is None:
         return c, stats
 

@@ -1,9 +1,9 @@
 """More models in base contact than the candidates hold, found where the ring-packing ceiling
-leaves room for them: a packing of exact spots on the target models' contact rings, a few
-hundredths of an inch apart (finer than the candidates' rings), with true distances between
-bases and lower bounds on the legal paths. Its spots join the candidates for a second solve,
-which, like the checker after it, still decides what is legal: a primal heuristic, never a
-bound. Round bases on one level only, as for the ring packing."""
+leaves room for them: a packing of exact spots on the target models' contact rings, 0.015"
+apart (finer than the candidates' rings), with true distances between bases and the legal
+path lengths the candidates use. Its spots join the candidates before the solve, which, like
+the checker after it, still decides what is legal: a primal heuristic, never a bound. Round
+bases on one level only, as for the ring packing."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from chargeopt.models import Scenario
 
 from . import cells as cl
 from .candidates import CONTACT_GAP_IN
-from .relaxation_zones import Zones, inner_radius, zones
+from .relaxation_zones import Zones, inner_radius
 from .ring_packing import applies, pack_points
 
 SPOT_ARC_IN = 0.015
@@ -34,6 +34,7 @@ WITNESS_DTIME = 1.0
 def contact_spots(
     scenario: Scenario,
     battlefield: Battlefield,
+    z: Zones,
     roll: float,
     found_contact: int,
     ceiling: int | None,
@@ -46,7 +47,6 @@ def contact_spots(
     its reach, or no such packing is found before `deadline`."""
     if ceiling is None or ceiling <= found_contact or not applies(scenario, battlefield):
         return None
-    z = zones(scenario, battlefield)
     spots, base_of = _ring_spots(scenario, z)
     allowed = _reachable(scenario, battlefield, z, roll, spots, base_of)
     work = (deadline, WITNESS_DTIME, seed)

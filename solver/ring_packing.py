@@ -378,6 +378,8 @@ def pack(
     (deadline, deterministic time, seed) or more than `max_cells` cells are reachable. Cells
     that the same models reach form one class, and models are assigned to classes rather
     than cells (the same packings, far fewer variables)."""
+    if not allowed.any():
+        return 0
     limits = {"max_cells": max_cells, "ceiling": ceiling, "overlap_in": z.tolerance_in + cl.EPS_IN}
     solved = _solve_packing(cells, allowed, base_of, z, work, counted, at_least, **limits)
     if solved is None:

@@ -33,7 +33,7 @@ def _spots(s: Scenario, roll: float, found: int) -> tuple[int | None, np.ndarray
     bf = Battlefield.from_scenario(s)
     deadline = time.perf_counter() + 30
     ceiling = contact_ceiling(s, bf, zones(s, bf), roll, deadline, 0, len(s.acting_unit.models))
-    spots = contact_spots(s, bf, roll, found, ceiling, deadline)
+    spots = contact_spots(s, bf, zones(s, bf), roll, found, ceiling, deadline)
     return ceiling, None if spots is None else spots[0]
 
 
@@ -74,8 +74,9 @@ def test_no_spots_where_the_ceiling_is_met() -> None:
     """Found as many as the ceiling allows: nothing to look for."""
     s = _eight_around_a_40mm()
     bf = Battlefield.from_scenario(s)
-    assert contact_spots(s, bf, 4, 6, 6, time.perf_counter() + 30) is None
-    assert contact_spots(s, bf, 4, 3, None, time.perf_counter() + 30) is None
+    z = zones(s, bf)
+    assert contact_spots(s, bf, z, 4, 6, 6, time.perf_counter() + 30) is None
+    assert contact_spots(s, bf, z, 4, 3, None, time.perf_counter() + 30) is None
 
 
 def test_the_spots_bring_a_horde_to_its_contact_ceiling() -> None:
