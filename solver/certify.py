@@ -12,6 +12,7 @@ from chargeopt.models import Result, RoundBase, Scenario, Status
 
 from .cells import EPS_IN
 from .contact_bound import (
+    beyond_straight_reach,
     engagement_reach_in,
     farthest_target,
     roll_lower_bound,
@@ -76,6 +77,8 @@ def certify(
         at = roll if roll is not None else dice_max
         proven = straight_line_ceilings(scenario, at)
         stats["straight_line_bound"] = dict(proven)
+        beyond = {"straight_line": list(beyond_straight_reach(scenario, at))}
+        stats["beyond_engagement_reach"] = beyond
         stats["candidate_bound"] = dict(result.bound)
         closed = all(proven[t] <= found[t] for t in found)
         cap = started + max(BOUND_MIN_S, BOUND_SHARE * options.time_limit_s)
@@ -93,8 +96,10 @@ def certify(
                 contact_known=_packed_contact(result),
             )
             if packed is not None:
-                stats["ring_packing_bound"] = packed
-                proven = _tighter(proven, packed, found, stats, "ring-packing")
+                stats["ring_packing_bound"] = packed.bounds
+                proven = _tighter(proven, packed.bounds, found, stats, "ring-packing")
+                if packed.beyond_reach is not None:
+                    beyond["legal_paths"] = list(packed.beyond_reach)
                 closed = all(proven[t] <= found[t] for t in found)
         split = None if closed else split_contact_ceiling(scenario)
         if split is not None:

@@ -55,7 +55,6 @@ def straight_line_ceilings(scenario: Scenario, roll: float) -> dict[str, int]:
         for t in u.models
     ]
     touch: dict[str, set[str]] = {}
-    engaged = 0
     for m in unit.models:
         radius = unit.base_of(m).circumradius_in
         gaps = {
@@ -63,8 +62,31 @@ def straight_line_ceilings(scenario: Scenario, roll: float) -> dict[str, int]:
             for t, base in targets
         }
         touch[m.id] = {t for t, gap in gaps.items() if gap <= roll + slack}
-        engaged += any(gap <= roll + engagement_reach_in(scenario) + slack for gap in gaps.values())
+    engaged = len(unit.models) - len(beyond_straight_reach(scenario, roll))
     return {"base_contact": _capacity_flow(scenario, touch), "engaged": engaged}
+
+
+def beyond_straight_reach(scenario: Scenario, roll: float) -> tuple[str, ...]:
+    """The charging models that start farther from every target model, in a straight line,
+    than the roll plus engagement range (edge to edge, horizontally): none of them can end
+    within engagement range of a target, whatever path it takes."""
+    unit = scenario.acting_unit
+    slack = scenario.rules.base_contact_tolerance_in + 1e-6
+    reach = roll + engagement_reach_in(scenario) + slack
+    targets = [
+        (t, u.base_of(t).circumradius_in)
+        for tid in scenario.action.targets
+        for u in [scenario.unit_by_id[tid]]
+        for t in u.models
+    ]
+    return tuple(
+        m.id
+        for m in unit.models
+        if all(
+            math.hypot(t.x - m.x, t.y - m.y) - unit.base_of(m).circumradius_in - r > reach
+            for t, r in targets
+        )
+    )
 
 
 def _capacity_flow(scenario: Scenario, reachable: dict[str, set[str]]) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -76,6 +77,16 @@ MARGIN_IN = 1e-4
 Reach = Callable[[np.ndarray], np.ndarray]
 
 
+@dataclass(frozen=True)
+class RingCeilings:
+    """The ring packing's ceiling on each term it packed (None where it proved nothing), and
+    the charging models that reach no target's engagement band along a legal path (None when
+    engagement was not packed)."""
+
+    bounds: dict[str, int | None]
+    beyond_reach: tuple[str, ...] | None = None
+
+
 def ring_packing_ceilings(
     scenario: Scenario,
     battlefield: Battlefield,
@@ -86,7 +97,7 @@ def ring_packing_ceilings(
     found_contact: int = 0,
     ceilings: dict[str, int] | None = None,
     contact_known: int | None = None,
-) -> dict[str, int | None] | None:
+) -> RingCeilings | None:
     """Upper bounds on base contacts, and on engaged models among placements with at least
     `found_contact` base contacts, at `roll`, for each term of `ceilings` (the bounds known
     so far, which a packing that reaches them stops at; both terms if None). A term is None
@@ -109,13 +120,14 @@ def ring_packing_ceilings(
             else contact_known
         )
     if "engaged" not in known:
-        return out
+        return RingCeilings(out)
     band, band_base = _band_cells(z)
     near = within_straight_reach(scenario, z, roll, band, band_base)
+    ids = [m.id for m in scenario.acting_unit.models]
     if near.any(axis=0).sum() > MAX_BAND_CELLS:
         reaches = reachable(scenario, battlefield, z, roll, band, near, nearest_only=True)
         out["engaged"] = int(reaches.any(axis=1).sum())
-        return out
+        return RingCeilings(out, _beyond(ids, reaches))
     band_allowed = reachable(scenario, battlefield, z, roll, band, near)
     counted = np.arange(len(cells) + len(band)) < len(cells)
     packed = pack(
@@ -131,7 +143,11 @@ def ring_packing_ceilings(
     )
     reach_count = int(band_allowed.any(axis=1).sum())
     out["engaged"] = reach_count if packed is None else min(packed, reach_count)
-    return out
+    return RingCeilings(out, _beyond(ids, band_allowed))
+
+
+def _beyond(ids: list[str], allowed: np.ndarray) -> tuple[str, ...]:
+    return tuple(m for m, ok in zip(ids, allowed.any(axis=1), strict=True) if not ok)
 
 
 def contact_ceiling(

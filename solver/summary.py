@@ -9,6 +9,7 @@ import re
 
 from chargeopt.models import ChargeoptError, Placement, Result, Status, resolve_ruleset
 
+from .bound_words import bound_reason
 from .dice import chance_at_least
 
 STATUS_NOTE = {
@@ -85,8 +86,8 @@ def minimum_roll_line(result: Result) -> str | None:
 
 def outcome_lines(result: Result) -> list[str]:
     """Base contact and engagement achieved, each against the most the solver proved possible
-    (with the reason, where a ceiling proven on the whole table keeps some model from base
-    contact)."""
+    (with the reason, where a ceiling proven on the whole table holds a bound below the
+    unit's size: `bound_words`)."""
     if not result.objective:
         return []
     n = len(result.placements)
@@ -103,12 +104,15 @@ def outcome_lines(result: Result) -> list[str]:
             close.append(term("on_objective", "Within range of the objective marker"))
         close[-1] += moved
         return close
-    lines = [term("base_contact", "Base contact"), term("engaged", "Engagement range") + moved]
-    reason = _contact_reason(result, n)
-    if reason:
-        lines.insert(1, f"  Why no more: {reason}")
+    engaged = "Normal engagement range" if "tokens" in obj else "Engagement range"
+    lines = []
+    for key, line in (
+        ("base_contact", term("base_contact", "Base contact")),
+        ("engaged", term("engaged", engaged) + moved),
+    ):
+        reason = bound_reason(result, key, n)
+        lines += [line, f"  {reason}"] if reason else [line]
     if "tokens" in obj:
-        lines[1] = term("engaged", "Normal engagement range") + moved
         lines += [term("tokens", "Tokens (wtc-walls)"), term("can_fight", "Can fight")]
     return lines
 
@@ -208,33 +212,3 @@ def summarise_result(result: Result) -> str:
         seconds, candidates = result.stats["seconds"], result.stats.get("candidates", 0)
         lines.append(f"Solved in {seconds:.2f} s over {candidates} candidate positions")
     return "\n".join(lines)
-
-
-def _contact_reason(result: Result, n: int) -> str | None:
-    """In words, the ceiling that proves the answer's base contact count best when it is below
-    the unit's size: the split-unit ceiling's own reason, the straight line or the ring
-    packing (each holds anywhere on the table)."""
-    top = result.bound.get("base_contact")
-    if top is None or top >= n or top != result.objective.get("base_contact"):
-        return None
-    stats = result.stats
-    split = stats.get("split_unit_bound")
-    if isinstance(split, dict) and split.get("base_contact") == top:
-        return str(split["reason"])
-    straight = stats.get("straight_line_bound")
-    straight_top = straight.get("base_contact") if isinstance(straight, dict) else None
-    one = top == 1
-    if straight_top == top:
-        return (
-            f"no more than {count(top)} {'model' if one else 'models'} can touch a target "
-            "model: counted from who reaches which target model in a straight line with the "
-            "roll, and how many bases fit around each"
-        )
-    ring = stats.get("ring_packing_bound")
-    if isinstance(ring, dict) and ring.get("base_contact") == top:
-        return (
-            f"no more than {count(top)} {'base fits' if one else 'bases fit'}, no two "
-            "overlapping, on the parts of the target models' edges that the models reach "
-            "along legal paths with the roll (ring packing)"
-        )
-    return None

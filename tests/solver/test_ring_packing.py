@@ -27,7 +27,8 @@ D32 = 2 * R32
 
 def _ceilings(s: Scenario, roll: float) -> dict[str, int | None] | None:
     bf = Battlefield.from_scenario(s)
-    return ring_packing_ceilings(s, bf, zones(s, bf), roll, time.perf_counter() + 30)
+    packed = ring_packing_ceilings(s, bf, zones(s, bf), roll, time.perf_counter() + 30)
+    return None if packed is None else packed.bounds
 
 
 def _block(x0: float, y0: float, x1: float, y1: float) -> dict[str, object]:
@@ -166,3 +167,27 @@ def test_ceilings_hold_every_legal_placement(case: tuple[Scenario, list[Placemen
     assert found is not None
     assert found["base_contact"] is None or found["base_contact"] >= contacts
     assert found["engaged"] is None or found["engaged"] >= engaged
+
+
+def test_who_cannot_reach_engagement_range_is_named() -> None:
+    """Around the corner with a roll of 5 and a third marine A3 at (9, 12.9): A1 needs 5.86"
+    to reach engagement range of B1 (straight line 4.92" edge to edge), A3 is 6.05" from B1
+    edge to edge, beyond 5" plus 1". Only A2 can engage: the straight line names A3, the
+    legal paths A1 and A3, and the answer (A2 engaged) is proven best."""
+    from chargeopt.solver import solve
+
+    s = make_scenario(
+        [(10.0, 16.5), (10.0, 13.0), (9.0, 12.9)],
+        {"B": [(16.0, 15.0)]},
+        terrain=[_block(12.9, 14.0, 13.1, 28.0)],
+        roll=5,
+    )
+    result = solve(s, time_limit=20)
+    assert result.stats["beyond_engagement_reach"] == {
+        "straight_line": ["A3"],
+        "legal_paths": ["A1", "A3"],
+    }
+    assert result.stats["straight_line_bound"]["engaged"] == 2
+    assert result.objective["engaged"] == 1
+    assert result.bound == {"base_contact": 0, "engaged": 1}
+    assert result.status.value == "optimal"

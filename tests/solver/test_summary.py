@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from chargeopt.models import Placement, Result, ResultAction, Status
+from chargeopt.solver.bound_words import names
 from chargeopt.solver.summary import count, first_sentence, summarise_result
 
 CHARGE = ResultAction(kind="charge", unit="A", targets=("B",), roll=6)
@@ -122,3 +123,61 @@ def test_why_no_more_names_the_ceiling_that_proves_base_contact() -> None:
     assert unproven[1].startswith("Engagement range:")
     everyone = _proven(2, {"straight_line_bound": {"base_contact": 2, "engaged": 2}})
     assert not any("Why no more" in line for line in everyone)
+
+
+def _engagement(engaged: int, bound: int, stats: dict[str, object]) -> list[str]:
+    """The count lines of a five-model charge with `engaged` models in engagement range of at
+    most `bound`, one in base contact (the straight line proves that)."""
+    result = Result(
+        ruleset=("40k-10e",),
+        action=CHARGE,
+        status=Status.OPTIMAL if engaged == bound else Status.FEASIBLE,
+        objective={"base_contact": 1, "engaged": engaged, "movement_in": 9.5},
+        bound={"base_contact": 1, "engaged": bound},
+        placements=tuple(Placement(model=f"A{k}", x=10, y=2 * k, moved=1.0) for k in range(1, 6)),
+        stats={"straight_line_bound": {"base_contact": 1, "engaged": 5}, **stats},
+    )
+    lines = summarise_result(result).splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("Engagement range:"))
+    return lines[at : at + 2]
+
+
+def test_why_no_more_names_the_models_that_cannot_reach_engagement_range() -> None:
+    """Two of five engaged, proven: A1, A3 and A4 reach no target's engagement range (A3 by
+    the straight line, A1 and A4 only along legal paths); the names follow the unit's order."""
+    beyond = {"straight_line": ["A3"], "legal_paths": ["A4", "A1", "A3"]}
+    lines = _engagement(2, 2, {"beyond_engagement_reach": beyond})
+    assert lines[1] == (
+        "  Why no more: only 2 models can reach engagement range of a target model with the "
+        "roll (in a straight line, or along a legal path); A1, A3 and A4 cannot"
+    )
+
+
+def test_why_at_most_says_the_bound_is_neither_found_nor_ruled_out() -> None:
+    """Two engaged of at most three: the reason for three, and that three is still open."""
+    lines = _engagement(2, 3, {"beyond_engagement_reach": {"straight_line": ["A4", "A5"]}})
+    assert lines[1] == (
+        "  Why at most 3: only 3 models can reach engagement range of a target model with the "
+        "roll (in a straight line, or along a legal path); A4 and A5 cannot; a placement "
+        "with 3 is neither found nor ruled out"
+    )
+
+
+def test_ring_packing_of_the_bands_explains_engagement_when_all_can_reach() -> None:
+    """Everyone reaches, but the band packing proves three: it is named; with no ceiling
+    that says three, no reason is given."""
+    packed = {"ring_packing_bound": {"engaged": 3}, "beyond_engagement_reach": {}}
+    assert _engagement(3, 3, packed)[1].startswith(
+        "  Why no more: no more than 3 bases fit, no two overlapping, within engagement range"
+    )
+    assert _engagement(3, 3, {})[1].startswith('  A1 moves 1.00" to')
+
+
+def test_names_run_consecutive_models_together() -> None:
+    """Runs of three or more read `A20 to A30`; pairs stay apart; past eight pieces the rest
+    are counted in models."""
+    assert names(["A11", "A12", *[f"A{k}" for k in range(20, 31)]]) == "A11, A12 and A20 to A30"
+    assert names(["A1"]) == "A1"
+    assert names(["Sgt", "A2", "A3", "A4", "B7"]) == "Sgt, A2 to A4 and B7"
+    scattered = [f"A{k}" for k in range(1, 40, 2)]
+    assert names(scattered) == "A1, A3, A5, A7, A9, A11, A13 and 13 more"
