@@ -57,7 +57,7 @@ def _engaged(result: Result, top: int, n: int) -> str | None:
     beyond = stats.get("beyond_engagement_reach")
     missed = sorted(
         {m for ids in beyond.values() for m in ids} if isinstance(beyond, dict) else set(),
-        key=result_order(result),
+        key=_result_order(result),
     )
     many = "model" if top == 1 else "models"
     if missed and n - len(missed) == top:
@@ -74,7 +74,7 @@ def _engaged(result: Result, top: int, n: int) -> str | None:
     return None
 
 
-def result_order(result: Result) -> Callable[[str], int]:
+def _result_order(result: Result) -> Callable[[str], int]:
     """Sort key: a model's place in the result's placements (the unit's own order)."""
     order = {p.model: k for k, p in enumerate(result.placements)}
     return lambda mid: order.get(mid, len(order))
