@@ -46,23 +46,11 @@ def straight_line_ceilings(scenario: Scenario, roll: float) -> dict[str, int]:
     start within the roll plus both circumradii plus the contact tolerance apart
     (horizontally), and come within engagement range only if they start within that plus the
     range. Walls, floors and every coupled rule are ignored, so both stay upper bounds."""
-    unit, rules = scenario.acting_unit, scenario.rules
-    slack = rules.base_contact_tolerance_in + 1e-6
-    targets = [
-        (t, u.base_of(t))
-        for tid in scenario.action.targets
-        for u in [scenario.unit_by_id[tid]]
-        for t in u.models
-    ]
-    touch: dict[str, set[str]] = {}
-    for m in unit.models:
-        radius = unit.base_of(m).circumradius_in
-        gaps = {
-            t.id: math.hypot(t.x - m.x, t.y - m.y) - radius - base.circumradius_in
-            for t, base in targets
-        }
-        touch[m.id] = {t for t, gap in gaps.items() if gap <= roll + slack}
-    engaged = len(unit.models) - len(beyond_straight_reach(scenario, roll))
+    touch = {
+        mid: {t for t, gap in gaps.items() if gap <= roll}
+        for mid, gaps in _straight_gaps(scenario).items()
+    }
+    engaged = len(scenario.acting_unit.models) - len(beyond_straight_reach(scenario, roll))
     return {"base_contact": _capacity_flow(scenario, touch), "engaged": engaged}
 
 
@@ -70,23 +58,33 @@ def beyond_straight_reach(scenario: Scenario, roll: float) -> tuple[str, ...]:
     """The charging models that start farther from every target model, in a straight line,
     than the roll plus engagement range (edge to edge, horizontally): none of them can end
     within engagement range of a target, whatever path it takes."""
+    reach = roll + engagement_reach_in(scenario)
+    return tuple(
+        mid
+        for mid, gaps in _straight_gaps(scenario).items()
+        if all(gap > reach for gap in gaps.values())
+    )
+
+
+def _straight_gaps(scenario: Scenario) -> dict[str, dict[str, float]]:
+    """Per charging model, per target model: the horizontal edge-to-edge gap measured from
+    the circumradii (never more than the true gap), less the contact tolerance and a hair,
+    so that comparing it with a reach loosens."""
     unit = scenario.acting_unit
     slack = scenario.rules.base_contact_tolerance_in + 1e-6
-    reach = roll + engagement_reach_in(scenario) + slack
     targets = [
         (t, u.base_of(t).circumradius_in)
         for tid in scenario.action.targets
         for u in [scenario.unit_by_id[tid]]
         for t in u.models
     ]
-    return tuple(
-        m.id
-        for m in unit.models
-        if all(
-            math.hypot(t.x - m.x, t.y - m.y) - unit.base_of(m).circumradius_in - r > reach
+    return {
+        m.id: {
+            t.id: math.hypot(t.x - m.x, t.y - m.y) - unit.base_of(m).circumradius_in - r - slack
             for t, r in targets
-        )
-    )
+        }
+        for m in unit.models
+    }
 
 
 def _capacity_flow(scenario: Scenario, reachable: dict[str, set[str]]) -> int:
