@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import ActionKind, Result, Scenario, Status, UnsupportedRuleError
 
 from .charge import solve_charge
@@ -37,7 +38,9 @@ def solve(
     options: SolveOptions | None = None,
 ) -> Result:
     """Solve the scenario's action; the result is re-checked by the independent checker.
-    `roll`, `time_limit` (seconds) and `seed`, when given, override `options`."""
+    `roll`, `time_limit` (seconds) and `seed`, when given, override `options`. A start layout
+    that `load_scenario` would refuse (a model off the board, overlapping another or inside
+    terrain) raises ScenarioError here too, however the scenario was built."""
     given = {"roll": roll, "time_limit_s": time_limit, "seed": seed}
     opts = replace(options or SolveOptions(), **{k: v for k, v in given.items() if v is not None})
     kind = scenario.action.kind
@@ -52,6 +55,7 @@ def solve(
                 f"'{kind}' under {scenario.rules.edition} is not supported",
             )
         )
+    check_start_layout(scenario)
     if scenario.rules.wtc_walls and kind == ActionKind.CHARGE:
         from .wtc_walls import solve_wtc_charge
 

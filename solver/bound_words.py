@@ -1,6 +1,6 @@
 """Why a charge's bound on base contact or engagement stands where it does, in words a judge can
 check: which ceiling holds it (straight line, legal paths, ring packing, split unit) and, for
-engagement, which models cannot get there at all."""
+engagement, which models cannot get there at all and which pairs cannot both be there."""
 
 from __future__ import annotations
 
@@ -51,19 +51,38 @@ def _contact(result: Result, top: int) -> str | None:
 
 
 def _engaged(result: Result, top: int, n: int) -> str | None:
-    """Who cannot reach engagement range (in a straight line or along legal paths), or the
-    ring packing of the engagement bands."""
+    """Who cannot reach engagement range (in a straight line or along legal paths), who can
+    reach it only where they may not end, the pairs that cannot both be there, or the ring
+    packing of the engagement bands."""
     stats = result.stats
     beyond = stats.get("beyond_engagement_reach")
-    missed = sorted(
-        {m for ids in beyond.values() for m in ids} if isinstance(beyond, dict) else set(),
-        key=_result_order(result),
+    beyond = beyond if isinstance(beyond, dict) else {}
+    order = _result_order(result)
+    moved = sorted(
+        {m for key in ("straight_line", "legal_paths") for m in beyond.get(key, [])}, key=order
     )
     many = "model" if top == 1 else "models"
-    if missed and n - len(missed) == top:
+    if moved and n - len(moved) == top:
         return (
             f"only {top} {many} can reach engagement range of a target model with the roll "
-            f"(in a straight line, or along a legal path); {names(missed)} cannot"
+            f"(in a straight line, or along a legal path); {names(moved)} cannot"
+        )
+    stuck = sorted({*moved, *beyond.get("regions", [])}, key=order)
+    if stuck and n - len(stuck) == top:
+        return (
+            f"only {top} {many} can end within engagement range of a target model with the "
+            "roll, off every other base and out of engagement range of non-target units; "
+            f"{names(stuck)} cannot"
+        )
+    pairs = stats.get("pair_bound")
+    if isinstance(pairs, dict) and pairs.get("engaged") == top and pairs.get("clashes"):
+        first, second, farthest, needed = pairs["clashes"][0]
+        more = len(pairs["clashes"]) - 1
+        return (
+            f"{_no_more(top, 'model', 'models')} can be within engagement range at once: "
+            f'{first} and {second} can end there only within {farthest:.2f}" of each other, '
+            f'centre to centre, where their bases need {needed:.2f}"'
+            + (f" ({more} more such {'pair' if more == 1 else 'pairs'})" if more else "")
         )
     if _term(stats, "ring_packing_bound", "engaged") == top:
         return (

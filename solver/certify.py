@@ -19,6 +19,7 @@ from .contact_bound import (
     straight_line_ceilings,
 )
 from .options import SolveOptions
+from .pair_ceiling import PairCeiling, pair_ceiling
 from .relaxation import MIN_ARC_IN, MIN_SIDE_IN, starting_size
 from .relaxation_solve import Verdict, bound, prove
 from .relaxation_words import explain
@@ -107,10 +108,18 @@ def certify(
             packed = {"base_contact": split.base_contact}
             proven = _tighter(proven, packed, found, stats, "split-unit")
             closed = all(proven[t] <= found[t] for t in found)
+        pairs = None if closed else pair_ceiling(scenario, battlefield, at, options.seed)
+        if pairs is not None:
+            stats["pair_bound"] = _pair_facts(pairs)
+            ids = [m.id for m in scenario.acting_unit.models]
+            beyond["regions"] = [m for m in ids if m not in pairs.capable]
+            proven = _tighter(proven, {"engaged": pairs.engaged}, found, stats, "pair")
+            closed = all(proven[t] <= found[t] for t in found)
         size = 0 if closed else starting_size(z, at, *board)
         if closed:
             stats["relaxation"]["verdict"] = (
-                "not run: the straight-line, ring-packing and split-unit bounds meet the objective"
+                "not run: the straight-line, ring-packing, split-unit and pair bounds meet the "
+                "objective"
             )
         elif size > BOUND_MAX_CHOICES:
             stats["relaxation"]["starting_choices"] = size
@@ -142,8 +151,10 @@ def certify(
         if v.status == "infeasible":
             update["status"] = Status.INFEASIBLE
             update["proof"] = explain(v, z, scenario, at)
+            stats["bound_scope"] = "continuous"
     elif result.status == Status.INFEASIBLE:
         stats["proof_confirmed_by"] = ["shapely"]
+        stats["bound_scope"] = "continuous"
     straight = _straight_line_min_roll_proof(scenario, result.min_roll)
     if straight is not None:
         stats["min_roll_proven"] = True
@@ -168,8 +179,20 @@ def certify(
     return result.model_copy(update=update)
 
 
+def _pair_facts(pairs: PairCeiling) -> dict[str, object]:
+    """The pair ceiling as the result keeps it: the bound, and each clashing pair with the
+    farthest its regions are apart and what its bases need (inches, centre to centre)."""
+    return {
+        "engaged": pairs.engaged,
+        "clashes": [
+            [c.first, c.second, round(c.farthest_in, 4), round(c.needed_in, 4)]
+            for c in pairs.clashes
+        ],
+    }
+
+
 def _packed_contact(result: Result) -> int | None:
-    """The contact ring packing the solve already ran at this roll (`charge._with_contact_spots`,
+    """The contact ring packing the solve already ran at this roll (`charge._contact_spots`,
     with the same straight-line ceiling)."""
     packed = result.stats.get("ring_packing_bound")
     return packed.get("base_contact") if isinstance(packed, dict) else None

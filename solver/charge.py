@@ -29,6 +29,7 @@ from .cpsat_blocks import (
     solve_ordered,
 )
 from .dice import chance_at_least, chance_with_reroll
+from .engagement_spots import engagement_spots
 from .greedy import (
     best_completion,
     complete,
@@ -61,6 +62,11 @@ default search: with LP search the 20-model pile in took 4.3 s instead of 0.45 s
 GRID_SHARE = 0.6
 """The candidates' solve may use this share of the time limit; the continuous certificate
 (the cell relaxation) has the rest, and whatever the grid leaves unused."""
+SPARSE_ENGAGED = 8
+"""A model that reaches fewer engaged candidates than this gets the corners of its engagement
+region as extra candidates (`engagement_spots`). Given to every model that cannot touch, they
+cost the 20- and 30-model layouts of scaling-v1 up to 2 s each and found one more engaged
+model on one of them; the candidates miss slivers, not the broad regions of hordes."""
 TABLE_SECONDS_PER_ROLL = 0.5
 """The base-contact-by-roll table gives each roll at most this; unproven entries say so."""
 
@@ -441,7 +447,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     table_share = 0.3 if options.roll_table else 0.0
     more: dict[str, object] = {}
     if given is not None:
-        c, more = _with_contact_spots(c, c_reach, scenario, battlefield, given, options, deadline)
+        c, more = _with_spots(c, c_reach, scenario, battlefield, given, options, deadline)
         final = _solve_at(
             c, scenario, given, options, full=True, deadline=remaining(1.0 - table_share - 0.1)
         )
@@ -462,9 +468,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
         )
         roll = min_roll
         if roll is not None:
-            wider, more = _with_contact_spots(
-                c, c_reach, scenario, battlefield, roll, options, deadline
-            )
+            wider, more = _with_spots(c, c_reach, scenario, battlefield, roll, options, deadline)
             first = _same_poses(c, wider, first) if first else first
             c = wider
         final = (
@@ -530,7 +534,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     return certify(result, scenario, battlefield, options, t0 + options.time_limit_s)
 
 
-def _with_contact_spots(
+def _with_spots(
     c: cand.Candidates,
     c_reach: float,
     scenario: Scenario,
@@ -539,22 +543,73 @@ def _with_contact_spots(
     options: SolveOptions,
     deadline: float,
 ) -> tuple[cand.Candidates, dict[str, object]]:
-    """The candidates, with the spots of a packing that has more models in base contact than
-    any placement over them can (`contact_witness`) where the ring-packing ceiling leaves
-    room for that; and stats: the ring-packing contact ceiling (the certificate's, so it
-    need not pack again) and the spots added. Only where the straight line or the split-unit
-    ceiling already leaves some model out of contact: there the candidates' contact ceiling
-    computed here is the one the solve needs anyway (memoised); where every model may touch,
-    the greedy starts settle the first stage without it, and computing it cost each 10-model
+    """The candidates, with the spots where models reach an engagement band on fewer than
+    `SPARSE_ENGAGED` candidates (`engagement_spots`), then those of a contact packing that
+    beats the candidates (`_contact_spots`, on the candidates with the first spots, so that
+    its contact ceiling stays memoised for the solve); and stats: the ring-packing contact
+    ceiling (the certificate's, so it need not pack again) and the spots added."""
+    engaged = np.array([bool(e) for e in c.engaged], dtype=bool)
+    sparse = [
+        m.id
+        for m in scenario.acting_unit.models
+        if np.count_nonzero(engaged & (c.reach[m.id] <= roll - 1e-6)) < SPARSE_ENGAGED
+    ]
+    found = engagement_spots(scenario, roll, sparse) if sparse else {}
+    spots = {c.base_keys.index(b): xy for b, xy in found.items()}
+    stats: dict[str, object] = {}
+    if spots:
+        stats["engagement_spots"] = int(sum(len(xy) for xy in spots.values()))
+        c = _generate_with(scenario, battlefield, c_reach, options, c.base_keys, spots)
+    contact, more = _contact_spots(c, scenario, battlefield, roll, options, deadline)
+    stats.update(more)
+    if not contact:
+        return c, stats
+    for b, xy in contact.items():
+        spots[b] = np.vstack([spots[b], xy]) if b in spots else xy
+    return _generate_with(scenario, battlefield, c_reach, options, c.base_keys, spots), stats
+
+
+def _generate_with(
+    scenario: Scenario,
+    battlefield: Battlefield,
+    c_reach: float,
+    options: SolveOptions,
+    base_keys: list[object],
+    spots: dict[int, np.ndarray],
+) -> cand.Candidates:
+    """The candidates again, with `spots` (centres per index into `base_keys`) among them."""
+
+    def extra(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
+        xy = spots.get(base_keys.index(base), np.empty((0, 2)))
+        n = len(xy)
+        return np.column_stack((xy, np.zeros(n), np.full(n, -1.0), np.zeros(n)))
+
+    return cand.generate(scenario, battlefield, c_reach, options, extra=extra)
+
+
+def _contact_spots(
+    c: cand.Candidates,
+    scenario: Scenario,
+    battlefield: Battlefield,
+    roll: int,
+    options: SolveOptions,
+    deadline: float,
+) -> tuple[dict[int, np.ndarray] | None, dict[str, object]]:
+    """The spots of a packing that has more models in base contact than any placement over
+    the candidates can (`contact_witness`), where the ring-packing ceiling leaves room for
+    that, per base index; and stats. Only where the straight line or the split-unit ceiling
+    already leaves some model out of contact: there the candidates' contact ceiling computed
+    here is the one the solve needs anyway (memoised); where every model may touch, the
+    greedy starts settle the first stage without it, and computing it cost each 10-model
     layout of scaling-v1 0.2 s."""
     top = straight_line_ceilings(scenario, roll)["base_contact"]
     split = split_contact_ceiling(scenario)
     cap = min(top, split.base_contact) if split is not None else top
     if cap >= len(scenario.acting_unit.models):
-        return c, {}
+        return None, {}
     held, _ = packing_ceiling(c, scenario, roll, options, "contact", least_movement=True)
     if held is None or held >= cap:
-        return c, {}
+        return None, {}
     z = zones(scenario, battlefield)
     ceiling = contact_ceiling(scenario, battlefield, z, roll, deadline, options.seed, top)
     stats: dict[str, object] = {}
@@ -562,18 +617,12 @@ def _with_contact_spots(
         stats["ring_packing_bound"] = {"base_contact": ceiling}
     spots = contact_spots(scenario, battlefield, z, roll, held, ceiling, deadline, options.seed)
     if spots is None:
-        return c, stats
-
-    def extra(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
-        xy = spots.get(c.base_keys.index(base), np.empty((0, 2)))
-        n = len(xy)
-        return np.column_stack((xy, np.zeros(n), np.full(n, -1.0), np.zeros(n)))
-
+        return None, stats
     stats["contact_spots"] = {
         "spots": int(sum(len(xy) for xy in spots.values())),
         "candidate_ceiling": held,
     }
-    return cand.generate(scenario, battlefield, c_reach, options, extra=extra), stats
+    return spots, stats
 
 
 def _same_poses(

@@ -185,12 +185,11 @@ def bound(
     found base contact. Each is first asked as a question (can the relaxation beat what was
     `found`?), refining the cells a 'yes' uses; when no cell can be split or the time is out,
     the relaxation's best bound is what it proves."""
-    cells = start_cells(z, roll, *board)
-    rounds = 0
     n = len(z.model_base)
     proven: dict[str, int] = {"base_contact": n, "engaged": n}
+    reached = _Reached(start_cells(z, roll, *board))
     try:
-        cells, rounds = _bound_terms(z, roll, cells, found, deadline, workers, seed, proven)
+        _bound_terms(z, roll, reached, found, deadline, workers, seed, proven)
         notes: dict[str, object] = {}
     except RelaxationTimeout:
         notes = {"timeout": True}
@@ -198,16 +197,24 @@ def bound(
         "feasible",
         contact_bound=proven["base_contact"],
         engaged_bound=proven["engaged"],
-        cells=len(cells),
-        rounds=rounds,
-        smallest_cell_in=_smallest(cells),
+        cells=len(reached.cells),
+        rounds=reached.rounds,
+        smallest_cell_in=_smallest(reached.cells),
         notes=notes,
     )
 
 
-def _bound_terms(z, roll, cells, found, deadline, workers, seed, proven):
+@dataclass
+class _Reached:
+    """How far the refinement got: its cells and rounds, kept when the time runs out."""
+
+    cells: cl.Cells
+    rounds: int = 0
+
+
+def _bound_terms(z, roll, reached: _Reached, found, deadline, workers, seed, proven) -> None:
     """Fill `proven` term by term (a timeout leaves the trivial bound n in what is left)."""
-    rounds = 0
+    cells = reached.cells
     n = len(z.model_base)
     for term in ("base_contact", "engaged"):
         if found[term] >= n:
@@ -222,7 +229,7 @@ def _bound_terms(z, roll, cells, found, deadline, workers, seed, proven):
         quick = build(z, cells, roll, without=frozenset({"coherency"}), deadline=deadline)
         best = _maximise(quick, term, found, n, deadline, workers, seed, None)
         while best > found[term]:
-            rounds += 1
+            reached.rounds += 1
             end = deadline
             status, r, solver = _ask(z, cells, roll, better, end, workers, seed, quick=False)
             if status == "INFEASIBLE":
@@ -235,9 +242,8 @@ def _bound_terms(z, roll, cells, found, deadline, workers, seed, proven):
             split = _splittable(cells, _used(r, solver))
             if best <= found[term] or not len(split) or time.perf_counter() >= end:
                 break
-            cells = cl.split(cells, split, ring_centres(z))
+            cells = reached.cells = cl.split(cells, split, ring_centres(z))
         proven[term] = best
-    return cells, rounds
 
 
 def _expr(r: Relaxed, term: str):

@@ -8,7 +8,7 @@ import pytest
 from builders import make_scenario
 
 from chargeopt.geometry.checker import check_placement
-from chargeopt.models import Status
+from chargeopt.models import ScenarioError, Status
 from chargeopt.models.rulesets import EDITIONS
 from chargeopt.solver import solve
 from chargeopt.solver.candidates import (
@@ -178,3 +178,13 @@ def test_models_take_the_spots_nearest_them() -> None:
     assert by_model["A2"].contact == ("B2",)
     assert by_model["A1"].moved == pytest.approx(6.0 - 4 * R32 + 2 * R32, abs=0.01)
     assert by_model["A2"].moved == pytest.approx(6.0 - 2 * R32, abs=0.01)
+
+
+def test_a_start_layout_the_loader_refuses_is_refused_by_solve_too() -> None:
+    """A scenario built in code, with two marines 1" apart centre to centre (their 32mm bases
+    overlap by 0.26"): `solve` raises the loader's error rather than answer from it."""
+    s = make_scenario([(10.0, 10.0), (11.0, 10.0)], {"B": [(20.0, 10.0)]}, roll=8)
+    with pytest.raises(ScenarioError) as raised:
+        solve(s)
+    assert "units[0].models[1]" in str(raised.value)
+    assert "overlaps 'A1' by 0.26\"" in str(raised.value)

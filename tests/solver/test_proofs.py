@@ -40,6 +40,7 @@ def test_screened_target_proof_names_both_units() -> None:
     result = solve(s)
     assert result.status == Status.INFEASIBLE
     assert "non-target C" in (result.proof or "") and "of B" in (result.proof or "")
+    assert result.stats["bound_scope"] == "continuous"
 
 
 def test_ninth_edition_unit_of_six_cannot_span_far_targets() -> None:
@@ -54,6 +55,7 @@ def test_ninth_edition_unit_of_six_cannot_span_far_targets() -> None:
     assert "a unit of 6 in 9th edition needs 2 coherency neighbours each" in (result.proof or "")
     assert "span:B-C" in result.stats["proof_groups"]
     assert result.stats["proof_confirmed_by"] == ["cp-sat", "highs"]
+    assert result.stats["bound_scope"] == "continuous"
 
 
 def test_minimum_roll_comes_with_a_proof_for_the_roll_below() -> None:

@@ -18,6 +18,7 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import Placement, Scenario, ScenarioError
 from chargeopt.solver.contact_bound import straight_line_ceilings
+from chargeopt.solver.pair_ceiling import pair_ceiling
 from chargeopt.solver.relaxation_zones import zones
 from chargeopt.solver.ring_packing import path_lower_bounds, ring_packing_ceilings
 
@@ -155,7 +156,8 @@ def _layouts(draw: st.DrawFn) -> tuple[Scenario, list[Placement], int]:
 @given(_layouts())
 def test_ceilings_hold_every_legal_placement(case: tuple[Scenario, list[Placement], int]) -> None:
     """Whenever the sampler's placement is legal at the least roll that allows it, the
-    packing ceilings are at least its base contacts and engaged models."""
+    packing ceilings are at least its base contacts and engaged models, and so is the pair
+    ceiling, whose regions hold every engaged model."""
     s, placements, roll = case
     assume(check_placement(s, placements, roll=roll) == [])
     targets = [(m.x, m.y) for m in s.unit_by_id["B"].models]
@@ -167,17 +169,22 @@ def test_ceilings_hold_every_legal_placement(case: tuple[Scenario, list[Placemen
     assert found is not None
     assert found["base_contact"] is None or found["base_contact"] >= contacts
     assert found["engaged"] is None or found["engaged"] >= engaged
+    pairs = pair_ceiling(s, Battlefield.from_scenario(s), roll)
+    assert pairs is not None and pairs.engaged >= engaged
+    assert {p.model for p, g in zip(placements, gaps, strict=True) if g <= 1.0} <= set(
+        pairs.capable
+    )
 
 
 def test_who_cannot_reach_engagement_range_is_named() -> None:
-    """Around the corner with a roll of 5 and a third marine A3 at (9, 12.9): A1 needs 5.86"
-    to reach engagement range of B1 (straight line 4.92" edge to edge), A3 is 6.05" from B1
+    """Around the corner with a roll of 5 and a third marine A3 at (8.5, 12.3): A1 needs 5.86"
+    to reach engagement range of B1 (straight line 4.92" edge to edge), A3 is 6.71" from B1
     edge to edge, beyond 5" plus 1". Only A2 can engage: the straight line names A3, the
     legal paths A1 and A3, and the answer (A2 engaged) is proven best."""
     from chargeopt.solver import solve
 
     s = make_scenario(
-        [(10.0, 16.5), (10.0, 13.0), (9.0, 12.9)],
+        [(10.0, 16.5), (10.0, 13.0), (8.5, 12.3)],
         {"B": [(16.0, 15.0)]},
         terrain=[_block(12.9, 14.0, 13.1, 28.0)],
         roll=5,

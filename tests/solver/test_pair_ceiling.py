@@ -1,0 +1,130 @@
+"""Engagement regions, the pair ceiling and the sliver spots, worked out by hand: two marines
+(32mm, radius 0.63") 9.2" from one marine, 2 * phi apart as seen from it, with a roll of 7.
+Each can end within engagement range (centres 2.2598" apart at most) only in a lens at the
+edge of its reach, whose corners lie alpha = acos((9.2^2 + 2.2598^2 - 7^2) / (2 * 9.2 *
+2.2598)) = 11.49 degrees either side of its own direction; the two lenses are at most
+2 * 2.2598 * sin(phi + alpha) apart, centre to centre, and the bases need 1.2548"."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from builders import make_scenario
+
+from chargeopt.geometry import Battlefield
+from chargeopt.models import Scenario
+from chargeopt.solver import solve
+from chargeopt.solver.engagement_regions import engagement_regions
+from chargeopt.solver.engagement_spots import engagement_spots
+from chargeopt.solver.pair_ceiling import pair_ceiling
+from chargeopt.solver.summary import outcome_lines
+
+R32 = 32 / 25.4 / 2
+BAND = 2 * R32 + 1.0
+ALPHA = math.acos((9.2**2 + BAND**2 - 49) / (2 * 9.2 * BAND))
+
+
+def _two_slivers(phi_deg: float) -> Scenario:
+    phi = math.radians(phi_deg)
+    dx, dy = 9.2 * math.cos(phi), 9.2 * math.sin(phi)
+    return make_scenario([(20 - dx, 10 + dy), (20 - dx, 10 - dy)], {"B": [(20.0, 10.0)]}, roll=7)
+
+
+def _farthest(phi_deg: float) -> float:
+    return 2 * BAND * math.sin(math.radians(phi_deg) + ALPHA)
+
+
+def test_lenses_too_close_for_two_bases_clash() -> None:
+    """phi = 4.2 degrees: the lenses are at most 1.223" apart, less than the 1.2548" two bases
+    need, so no more than one marine can be engaged, and the answer with one is optimal."""
+    s = _two_slivers(4.2)
+    assert math.isclose(_farthest(4.2), 1.2227, abs_tol=1e-4)
+    pairs = pair_ceiling(s, Battlefield.from_scenario(s), 7)
+    assert pairs is not None
+    assert pairs.capable == ("A1", "A2")
+    assert pairs.engaged == 1
+    (clash,) = pairs.clashes
+    assert (clash.first, clash.second) == ("A1", "A2")
+    assert _farthest(4.2) <= clash.farthest_in < _farthest(4.2) + 0.02
+    assert math.isclose(clash.needed_in, 2 * R32 - 0.005)
+    result = solve(s, time_limit=20)
+    assert result.status.value == "optimal"
+    assert result.objective["engaged"] == 1
+    assert result.bound == {"base_contact": 0, "engaged": 1}
+    assert result.stats["straight_line_bound"]["engaged"] == 2
+    why = next(line for line in outcome_lines(result) if "Why no more" in line and "A1" in line)
+    assert why.strip() == (
+        "Why no more: no more than 1 model can be within engagement range at once: A1 and A2 "
+        f'can end there only within {clash.farthest_in:.2f}" of each other, centre to centre, '
+        'where their bases need 1.25"'
+    )
+
+
+def test_lenses_far_enough_take_both_bases() -> None:
+    """phi = 6 degrees: the lenses' outer corners are 1.359" apart, so both marines can be
+    engaged, but only near those corners, which the sliver spots put among the candidates."""
+    s = _two_slivers(6.0)
+    assert math.isclose(_farthest(6.0), 1.3588, abs_tol=1e-4)
+    pairs = pair_ceiling(s, Battlefield.from_scenario(s), 7)
+    assert pairs is not None and pairs.engaged == 2 and not pairs.clashes
+    result = solve(s, time_limit=20)
+    assert result.status.value == "optimal"
+    assert result.objective["engaged"] == 2
+    assert result.stats["engagement_spots"] > 0
+    a1, a2 = result.placements
+    assert math.hypot(a1.x - a2.x, a1.y - a2.y) >= 2 * R32 - 0.005
+
+
+def test_sliver_spots_stand_in_the_lens() -> None:
+    """Every spot is within the roll of its marine, within engagement range of the target and
+    off its base; the lens's two corners are among them."""
+    s = _two_slivers(6.0)
+    (spots,) = engagement_spots(s, 7, ["A1", "A2"]).values()
+    starts = np.array([(m.x, m.y) for m in s.acting_unit.models])
+    gap = np.hypot(spots[:, 0] - 20, spots[:, 1] - 10)
+    reach = np.hypot(*(spots[:, None, :] - starts[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    assert (reach <= 7).all()
+    assert ((gap <= BAND) & (gap >= 2 * R32)).all()
+    corners = [
+        (20 - BAND * math.cos(a), 10 + BAND * math.sin(a))
+        for a in (math.radians(6) + ALPHA, -math.radians(6) - ALPHA)
+    ]
+    for x, y in corners:
+        assert np.hypot(spots[:, 0] - x, spots[:, 1] - y).min() < 0.01
+
+
+def test_outer_regions_hold_the_inner_ones() -> None:
+    """The regions drawn for ceilings hold those drawn for spots."""
+    s = _two_slivers(6.0)
+    outer = engagement_regions(s, 7, outer=True)
+    inner = engagement_regions(s, 7, outer=False)
+    assert set(outer) == set(inner) == {"A1", "A2"}
+    for mid, region in inner.items():
+        assert outer[mid].area.contains(region.area)
+
+
+def test_a_sliver_inside_a_non_target_range_is_no_place_to_end() -> None:
+    """Found by random layouts (9th edition, roll 6): A6 can reach engagement range of B1
+    only beside non-target C1, and A3 only within engagement range of C1, so one marine at
+    most can be engaged, though the straight line lets two get there."""
+    marines = [(5.4, 16.11), (6.86, 16.08), (8.26, 16.05), (5.28, 17.68), (6.9, 17.55)]
+    s = make_scenario(
+        [*marines, (8.32, 17.55), (5.4, 19.24)],
+        {"B": [(15.71, 16.17), (16.04, 17.72), (16.11, 19.23)], "C": [(14.55, 16.78)]},
+        ruleset="40k-9e",
+        roll=6,
+    )
+    result = solve(s, time_limit=20)
+    assert result.stats["straight_line_bound"]["engaged"] == 2
+    assert result.stats["beyond_engagement_reach"]["regions"] == [
+        "A1",
+        "A2",
+        "A3",
+        "A4",
+        "A5",
+        "A7",
+    ]
+    assert result.objective["engaged"] == 1
+    assert result.bound == {"base_contact": 0, "engaged": 1}
+    assert result.status.value == "optimal"
