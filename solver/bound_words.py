@@ -80,8 +80,9 @@ def _engaged(result: Result, top: int, n: int) -> str | None:
         more = len(pairs["clashes"]) - 1
         return (
             f"{_no_more(top, 'model', 'models')} can be within engagement range at once: "
-            f'{first} and {second} can end there only within {farthest:.2f}" of each other, '
-            f'centre to centre, where their bases need {needed:.2f}"'
+            f"{n - len(stuck)} can end there, but {first} and {second} only within "
+            f'{farthest:.2f}" of each other, centre to centre, where their bases need '
+            f'{needed:.2f}"'
             + (f" ({more} more such {'pair' if more == 1 else 'pairs'})" if more else "")
         )
     if _term(stats, "ring_packing_bound", "engaged") == top:

@@ -55,9 +55,9 @@ def test_lenses_too_close_for_two_bases_clash() -> None:
     assert result.stats["straight_line_bound"]["engaged"] == 2
     why = next(line for line in outcome_lines(result) if "Why no more" in line and "A1" in line)
     assert why.strip() == (
-        "Why no more: no more than 1 model can be within engagement range at once: A1 and A2 "
-        f'can end there only within {clash.farthest_in:.2f}" of each other, centre to centre, '
-        'where their bases need 1.25"'
+        "Why no more: no more than 1 model can be within engagement range at once: 2 can end "
+        f'there, but A1 and A2 only within {clash.farthest_in:.2f}" of each other, centre to '
+        'centre, where their bases need 1.25"'
     )
 
 
