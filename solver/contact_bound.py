@@ -46,12 +46,20 @@ def straight_line_ceilings(scenario: Scenario, roll: float) -> dict[str, int]:
     start within the roll plus both circumradii plus the contact tolerance apart
     (horizontally), and come within engagement range only if they start within that plus the
     range. Walls, floors and every coupled rule are ignored, so both stay upper bounds."""
-    touch = {
+    engaged = len(scenario.acting_unit.models) - len(beyond_straight_reach(scenario, roll))
+    return {
+        "base_contact": _capacity_flow(scenario, straight_touch(scenario, roll)),
+        "engaged": engaged,
+    }
+
+
+def straight_touch(scenario: Scenario, roll: float) -> dict[str, set[str]]:
+    """Per charging model, the target models it may touch moving `roll` in a straight line
+    (a superset of those it can touch along legal paths)."""
+    return {
         mid: {t for t, gap in gaps.items() if gap <= roll}
         for mid, gaps in _straight_gaps(scenario).items()
     }
-    engaged = len(scenario.acting_unit.models) - len(beyond_straight_reach(scenario, roll))
-    return {"base_contact": _capacity_flow(scenario, touch), "engaged": engaged}
 
 
 def beyond_straight_reach(scenario: Scenario, roll: float) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ where the table has a barricade). With `outer` the polygons hold the true region
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import shapely
@@ -33,14 +34,19 @@ class Region:
     radius_in: float
 
 
-def engagement_regions(scenario: Scenario, roll: float, *, outer: bool) -> dict[str, Region]:
-    """Per charging model with a round base and a non-empty region, that region (round target
-    and blocking bases only; others are left out, which only loosens an `outer` region)."""
+def engagement_regions(
+    scenario: Scenario, roll: float, *, outer: bool, models: Collection[str] | None = None
+) -> dict[str, Region]:
+    """Per charging model (of `models`, all if None) with a round base and a non-empty region,
+    that region (round target and blocking bases only; others are left out, which only
+    loosens an `outer` region)."""
     unit = scenario.acting_unit
     free: dict[float, BaseGeometry] = {}
     out: dict[str, Region] = {}
     loosen = MARGIN_IN if outer else -MARGIN_IN
     for m in unit.models:
+        if models is not None and m.id not in models:
+            continue
         base = unit.base_of(m)
         if not isinstance(base, RoundBase):
             continue
