@@ -4,6 +4,7 @@ then the least movement, subject to coherency, engagement of every target and of
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -42,6 +43,7 @@ from .greedy import (
 from .options import SolveOptions
 from .polish import Pose, polish, poses_of
 from .proofs import charge_impossibility
+from .refine import REFINE_MIN_S, finer, keep_refined, may_refine
 from .relaxation_zones import zones
 from .ring_packing import contact_ceiling
 from .split_bound import split_contact_ceiling
@@ -429,8 +431,35 @@ def _first_feasible(c, scenario, options, rolls: range, deadline: float):
 
 def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
     """Solve a charge at the given roll (or at the minimum roll that succeeds), then fill in
-    the minimum roll, its chances and the base contact each larger roll buys."""
+    the minimum roll, its chances and the base contact each larger roll buys, and certify it.
+    A small unit's answer that is not proven best is solved again on finer candidates
+    (`refine`)."""
     t0 = time.perf_counter()
+    result, battlefield = _grid_answer(scenario, options, t0)
+    end = t0 + options.time_limit_s
+    first = certify(result, scenario, battlefield, options, end)
+    left = end - time.perf_counter()
+    if not may_refine(scenario, options) or first.status != Status.FEASIBLE or left < REFINE_MIN_S:
+        return first
+    fine = solve_charge(scenario, replace(finer(options), time_limit_s=left))
+    kept = fine if keep_refined(first, fine) else first
+    stats = dict(kept.stats)
+    stats["refined"] = {
+        "kept": "finer" if kept is fine else "first",
+        "candidates": {
+            "first": first.stats.get("candidates"),
+            "finer": fine.stats.get("candidates"),
+        },
+        "objective": {"first": dict(first.objective), "finer": dict(fine.objective)},
+    }
+    stats["seconds"] = round(time.perf_counter() - t0, 3)
+    return kept.model_copy(update={"stats": stats})
+
+
+def _grid_answer(
+    scenario: Scenario, options: SolveOptions, t0: float
+) -> tuple[Result, Battlefield]:
+    """The best answer over the candidates, not yet certified, and the battlefield."""
     deadline = t0 + options.time_limit_s * GRID_SHARE
     battlefield = Battlefield.from_scenario(scenario)
     rules = scenario.rules
@@ -531,7 +560,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
             **more,
         },
     )
-    return certify(result, scenario, battlefield, options, t0 + options.time_limit_s)
+    return result, battlefield
 
 
 def _with_spots(

@@ -211,4 +211,21 @@ def summarise_result(result: Result) -> str:
     if "seconds" in result.stats:
         seconds, candidates = result.stats["seconds"], result.stats.get("candidates", 0)
         lines.append(f"Solved in {seconds:.2f} s over {candidates} candidate positions")
+        lines += refined_lines(result.stats.get("refined"))
     return "\n".join(lines)
+
+
+def refined_lines(refined: object) -> list[str]:
+    """What the second solve on finer candidates found, beside the first."""
+    if not isinstance(refined, dict):
+        return []
+    counts = {
+        k: f"{o.get('base_contact', 0)} in base contact, {o.get('engaged', 0)} engaged"
+        for k, o in refined["objective"].items()
+    }
+    n = refined["candidates"]
+    kept = "kept" if refined["kept"] == "finer" else "not kept"
+    return [
+        f"  Not proven best on the first {n['first']} positions ({counts['first']}); "
+        f"solved again on {n['finer']} finer ones ({counts['finer']}, {kept})"
+    ]

@@ -1,0 +1,80 @@
+"""A small unit's unproven answer is solved again on finer candidates (`solver.refine`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from builders import make_scenario
+
+from chargeopt.models import Result, Status
+from chargeopt.solver import solve
+from chargeopt.solver.options import SolveOptions
+from chargeopt.solver.refine import finer, keep_refined, may_refine
+from chargeopt.solver.summary import summarise_result
+
+WALLS = [
+    {"id": "w0", "kind": "wall", "path": [[9.53, 19.58], [10.97, 23.57]], "thickness": 0.25},
+    {"id": "w1", "kind": "wall", "path": [[14.15, 12.69], [13.90, 15.51]], "thickness": 0.25},
+]
+
+
+def _squeeze():
+    """Five marines, roll 9, one target marine B1 with a non-target marine C1 beside it and a
+    wall across the way: A2, A3 and A5 can reach engagement range of B1 only on its north-west,
+    where C1's range leaves a small space; A1 and A4 cannot reach it."""
+    attackers = [(7.25, 14.67), (8.8, 14.68), (10.3, 14.65), (7.16, 16.09), (8.64, 16.16)]
+    defenders = {"B": [(18.45, 14.72)], "C": [(15.96, 13.87)]}
+    return make_scenario(attackers, defenders, roll=9, terrain=[dict(w, height=5.0) for w in WALLS])
+
+
+def test_a_squeezed_third_model_is_found_on_finer_candidates() -> None:
+    result = solve(_squeeze(), options=SolveOptions(roll_table=False))
+    assert result.status == Status.OPTIMAL
+    assert result.objective["base_contact"] == 2
+    assert result.objective["engaged"] == 3
+    assert result.bound == {"base_contact": 2, "engaged": 3}
+    refined = result.stats["refined"]
+    assert refined["kept"] == "finer"
+    assert refined["objective"]["first"]["engaged"] == 2
+    assert refined["candidates"]["finer"] > refined["candidates"]["first"]
+    assert not result.violations
+    assert "solved again on" in summarise_result(result)
+
+
+def test_finer_candidates_alone_settle_it_without_a_second_solve() -> None:
+    options = finer(SolveOptions(roll_table=False))
+    result = solve(_squeeze(), options=options)
+    assert result.status == Status.OPTIMAL
+    assert result.objective["engaged"] == 3
+    assert "refined" not in result.stats
+
+
+def test_finer_never_coarsens_what_the_user_chose() -> None:
+    fine = finer(SolveOptions())
+    assert (fine.contact_step_deg, fine.near_spacing_in, fine.far_spacing_in) == (1.0, 0.3, 0.6)
+    mine = SolveOptions(contact_step_deg=0.5, near_spacing_in=0.2, far_spacing_in=0.8)
+    assert finer(mine) == replace(mine, far_spacing_in=0.6)
+    assert finer(fine) == fine
+
+
+def test_only_small_units_on_coarser_candidates_are_refined() -> None:
+    five = _squeeze()
+    assert may_refine(five, SolveOptions())
+    assert not may_refine(five, finer(SolveOptions()))
+    eleven = make_scenario([(2.0 + 1.5 * i, 5.0) for i in range(11)], {"B": [(10.0, 12.0)]})
+    assert not may_refine(eleven, SolveOptions())
+
+
+def _result(status: Status, contact: int, engaged: int) -> Result:
+    objective = {"base_contact": contact, "engaged": engaged} if status != Status.UNKNOWN else {}
+    return Result(scenario="s", ruleset=("40k-10e",), status=status, objective=objective)
+
+
+def test_the_refined_answer_is_kept_only_when_it_is_no_worse() -> None:
+    first = _result(Status.FEASIBLE, 2, 2)
+    assert keep_refined(first, _result(Status.OPTIMAL, 2, 3))
+    assert keep_refined(first, _result(Status.FEASIBLE, 2, 2))
+    assert keep_refined(first, _result(Status.FEASIBLE, 3, 1))
+    assert not keep_refined(first, _result(Status.FEASIBLE, 1, 4))
+    assert not keep_refined(first, _result(Status.FEASIBLE, 2, 1))
+    assert not keep_refined(first, _result(Status.UNKNOWN, 0, 0))
