@@ -129,10 +129,13 @@ def ring_centres(z: Zones) -> np.ndarray:
 
 
 def _reachable_by_any(z: Zones, cells: Cells, roll: float) -> np.ndarray:
-    ok = np.zeros(len(cells), bool)
-    for x, y in z.starts.values():
-        ok |= cl.within_of_point(cells, x, y, roll + EPS_IN)
-    return ok
+    return _near_starts(z, cells, roll).any(axis=1)
+
+
+def _near_starts(z: Zones, cells: Cells, roll: float) -> np.ndarray:
+    """Cells (rows) by models in `z.starts` order (columns): some point within the roll of the
+    model's start."""
+    return cl.within_of_points(cells, np.array(list(z.starts.values())), roll + EPS_IN)
 
 
 @dataclass
@@ -244,10 +247,12 @@ def _allowed(
         )
         for tid, models in z.targets.items()
     }
+    column = {mid: k for k, mid in enumerate(z.starts)}
+    reach = _near_starts(z, cells, roll)
     for mid, b in z.model_base.items():
         _in_time(deadline)
         sx, sy = z.starts[mid]
-        near = shapely.distance(polys, shapely.points(sx, sy)) <= roll + EPS_IN
+        near = reach[:, column[mid]]
         own_ring = ~sector
         own_ring[sector] = ring_base[cells.ring[sector]] == b
         closer = np.zeros(len(cells), bool)

@@ -186,12 +186,15 @@ def within_straight_reach(
     """Models (rows) by cells (columns): whether the model's base kind may stand in the cell
     and its nearest point is within the roll in a straight line (no climb: the ring packing
     runs only where every model stands on one level)."""
-    unit = scenario.acting_unit
-    near = np.zeros((len(unit.models), len(cells)), bool)
-    for i, m in enumerate(unit.models):
-        mine = np.flatnonzero(base_of == z.model_base[m.id])
-        limit = roll + ROLL_SLACK_IN + cl.EPS_IN
-        near[i, mine] = cl.within_of_point(cl.subset(cells, mine), m.x, m.y, limit)
+    models = scenario.acting_unit.models
+    near = np.zeros((len(models), len(cells)), bool)
+    kinds = np.array([z.model_base[m.id] for m in models])
+    starts = np.array([(m.x, m.y) for m in models]).reshape(-1, 2)
+    limit = roll + ROLL_SLACK_IN + cl.EPS_IN
+    for b in np.unique(kinds):
+        rows, mine = np.flatnonzero(kinds == b), np.flatnonzero(base_of == b)
+        within = cl.within_of_points(cl.subset(cells, mine), starts[rows], limit)
+        near[np.ix_(rows, mine)] = within.T
     return near
 
 

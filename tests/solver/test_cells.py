@@ -1,4 +1,4 @@
-"""Cells within reach of a point: the quick test agrees with shapely's distance everywhere."""
+"""Cells within reach of points: the quick test agrees with shapely's distance everywhere."""
 
 from __future__ import annotations
 
@@ -10,34 +10,40 @@ from hypothesis import strategies as st
 
 from chargeopt.solver import cells as cl
 
+POINT = st.tuples(st.floats(0.0, 10.0), st.floats(0.0, 10.0))
+
 
 @sampled_layouts(60)
 @given(
-    st.floats(0.0, 10.0),
-    st.floats(0.0, 10.0),
+    st.lists(POINT, min_size=1, max_size=4),
     st.floats(0.0, 8.0),
     st.floats(0.01, 1.0),
     st.floats(0.5, 2.0),
 )
-def test_within_of_point_agrees_with_shapely(
-    x: float, y: float, limit: float, side: float, rho: float
+def test_within_of_points_agrees_with_shapely(
+    points: list[tuple[float, float]], limit: float, side: float, rho: float
 ) -> None:
-    """Squares and ring sectors around the board: a cell is within `limit` of (x, y) exactly
-    when shapely's distance from the point to its polygon is, including the cells whose
-    centre is beyond the limit but whose corner is not."""
+    """Squares and ring sectors around the board, seen from up to four points at once: a cell
+    is within `limit` of a point exactly when shapely's distance from the point to its polygon
+    is, including the cells whose centre is beyond the limit but whose corner is not."""
     cells = cl.concat(
         [
             cl.squares(0.0, 0.0, 10.0, 10.0, side),
             cl.sectors((5.0, 5.0), rho, rho + 0.3, 37, 0),
         ]
     )
-    expected = shapely.distance(cells.polygons, shapely.points(x, y)) <= limit
-    assert np.array_equal(cl.within_of_point(cells, x, y, limit), expected)
+    expected = np.column_stack(
+        [shapely.distance(cells.polygons, shapely.points(x, y)) <= limit for x, y in points]
+    )
+    assert np.array_equal(cl.within_of_points(cells, np.array(points), limit), expected)
 
 
 def test_a_corner_within_reach_counts() -> None:
-    """A unit square at the origin, seen from (2, 2): its centre is 2.12" away, its nearest
-    corner 1.41"; within 1.5" it counts, within 1.4" it does not."""
+    """A unit square at the origin, seen from (2, 2) and from (0.5, 3): its centre is 2.12"
+    from the first, its nearest corner 1.41"; from the second, its top edge is 2" away. Within
+    1.5" the first counts and the second does not; within 1.4", neither."""
     square = cl.squares(0.0, 0.0, 1.0, 1.0, 1.0)
-    assert cl.within_of_point(square, 2.0, 2.0, 1.5).tolist() == [True]
-    assert cl.within_of_point(square, 2.0, 2.0, 1.4).tolist() == [False]
+    seen_from = np.array([(2.0, 2.0), (0.5, 3.0)])
+    assert cl.within_of_points(square, seen_from, 1.5).tolist() == [[True, False]]
+    assert cl.within_of_points(square, seen_from, 1.4).tolist() == [[False, False]]
+    assert cl.within_of_points(square, seen_from, 2.0).tolist() == [[True, True]]
