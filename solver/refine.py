@@ -42,11 +42,11 @@ def may_refine(scenario: Scenario, options: SolveOptions) -> bool:
     return small and finer(options) != options
 
 
-def keep_refined(coarse: Result, fine: Result) -> bool:
+def keep_refined(first: Result, fine: Result) -> bool:
     """Whether the refined answer replaces the first: it moves the unit and counts at least as
     many models in base contact, then in engagement range (ties go to the refined answer,
     whose certificate had the longer time)."""
     if fine.status not in MOVED or not fine.objective:
         return False
     terms = ("base_contact", "engaged")
-    return tuple(fine.objective[t] for t in terms) >= tuple(coarse.objective[t] for t in terms)
+    return tuple(fine.objective[t] for t in terms) >= tuple(first.objective[t] for t in terms)

@@ -220,7 +220,7 @@ def refined_lines(refined: object) -> list[str]:
     if not isinstance(refined, dict):
         return []
     counts = {
-        k: f"{o.get('base_contact', 0)} in base contact, {o.get('engaged', 0)} engaged"
+        k: f"{o['base_contact']} in base contact, {o['engaged']} engaged" if o else "no placement"
         for k, o in refined["objective"].items()
     }
     n = refined["candidates"]
