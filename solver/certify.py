@@ -24,7 +24,7 @@ from .relaxation import MIN_ARC_IN, MIN_SIDE_IN, starting_size
 from .relaxation_solve import Verdict, bound, prove
 from .relaxation_words import explain
 from .relaxation_zones import zones
-from .ring_packing import ring_packing_ceilings
+from .ring_packing import finer_contact_ceiling, ring_packing_ceilings
 from .split_bound import split_contact_ceiling
 
 MIN_ROLL_S = 1.5
@@ -114,6 +114,15 @@ def certify(
             ids = [m.id for m in scenario.acting_unit.models]
             beyond["regions"] = [m for m in ids if m not in pairs.capable]
             proven = _tighter(proven, {"engaged": pairs.engaged}, found, stats, "pair")
+            closed = all(proven[t] <= found[t] for t in found)
+        finer = None
+        if not closed and proven["base_contact"] > found["base_contact"]:
+            gap = (proven["base_contact"], found["base_contact"])
+            finer = finer_contact_ceiling(scenario, battlefield, z, at, end, options.seed, *gap)
+        if finer is not None and finer < proven["base_contact"]:
+            packed_bounds = dict(stats.get("ring_packing_bound") or {})
+            stats["ring_packing_bound"] = {**packed_bounds, "base_contact": finer}
+            proven = _tighter(proven, {"base_contact": finer}, found, stats, "ring-packing")
             closed = all(proven[t] <= found[t] for t in found)
         size = 0 if closed else starting_size(z, at, *board)
         if closed:

@@ -1,15 +1,20 @@
-"""A small unit's unproven answer is solved again on finer candidates (`solver.refine`)."""
+"""A small unit's unproven answer is solved again on finer candidates (`solver.refine`), and
+its contact ceiling packed again on shorter sectors (`ring_packing.FINE_ARCS_IN`)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from builders import make_scenario
 
-from chargeopt.models import Result, Status
+from chargeopt.geometry import Battlefield
+from chargeopt.models import Result, Scenario, Status
+from chargeopt.solver import ring_packing as rp
 from chargeopt.solver import solve
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.refine import finer, keep_refined, may_refine
+from chargeopt.solver.relaxation_zones import zones
 from chargeopt.solver.summary import summarise_result
 
 WALLS = [
@@ -78,3 +83,35 @@ def test_the_refined_answer_is_kept_only_when_it_is_no_worse() -> None:
     assert not keep_refined(first, _result(Status.FEASIBLE, 1, 4))
     assert not keep_refined(first, _result(Status.FEASIBLE, 2, 1))
     assert not keep_refined(first, _result(Status.UNKNOWN, 0, 0))
+
+
+def _short_of_a_third() -> Scenario:
+    """Five marines, roll 8, one target marine B1 with a non-target marine C1 between: along
+    legal paths (around C1's engagement range) only A2, A3 and A5 reach B1's edge, on its
+    south-west: A5 from 210.6 to 248.4 degrees, A2 from 210.6 to 268.8 (measured on 3,600
+    points of the edge). Two 32mm bases touching B1 need about 60 degrees between them, so a
+    third contact is short by more than 1.5 degrees (0.03" of edge)."""
+    attackers = [(7.17, 11.14), (8.69, 11.28), (10.16, 11.25), (7.2, 12.72), (8.63, 12.72)]
+    wall = {"id": "w0", "kind": "wall", "path": [[12.35, 16.17], [13.68, 17.67]]}
+    return make_scenario(
+        attackers,
+        {"B": [(16.64, 11.45)], "C": [(14.38, 12.74)]},
+        roll=8,
+        terrain=[dict(wall, thickness=0.25, height=5.0)],
+    )
+
+
+def test_shorter_contact_sectors_prove_the_third_contact_impossible() -> None:
+    scenario = _short_of_a_third()
+    battlefield = Battlefield.from_scenario(scenario)
+    z = zones(scenario, battlefield)
+    work = (time.perf_counter() + 30, 1.0, 0)
+    cells, base_of, allowed = rp._contact_reach(scenario, battlefield, z, 8.0, rp.ARC_IN)
+    assert rp.pack(cells, allowed, base_of, z, work, rp.MAX_CELLS, 5) == 3
+    result = solve(scenario, options=SolveOptions(roll_table=False))
+    assert result.status == Status.OPTIMAL
+    assert result.objective["base_contact"] == 2
+    assert result.objective["engaged"] == 4
+    assert result.bound == {"base_contact": 2, "engaged": 4}
+    assert result.stats["ring_packing_bound"]["base_contact"] == 2
+    assert "refined" not in result.stats
