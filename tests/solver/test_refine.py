@@ -115,3 +115,37 @@ def test_shorter_contact_sectors_prove_the_third_contact_impossible() -> None:
     assert result.bound == {"base_contact": 2, "engaged": 4}
     assert result.stats["ring_packing_bound"]["base_contact"] == 2
     assert "refined" not in result.stats
+
+
+def _crowded_edge() -> Scenario:
+    """Seven marines (9th edition), roll 9, one target marine B1 and a non-target marine C1
+    2.65" from it: at most five touch B1 (the contact rings' packing), and with five touching
+    the sectors of B1's band hold no more than one more model within engagement range, where
+    the band's squares of 0.1" allow two."""
+    attackers = [(8.58, 17.68), (10.15, 17.59), (11.53, 17.61), (8.55, 19.14), (10.11, 19.15)]
+    attackers += [(11.65, 19.19), (8.64, 20.74)]
+    defenders = {"B": [(17.73, 17.68)], "C": [(15.23, 18.57)]}
+    return make_scenario(attackers, defenders, ruleset="40k-9e", roll=9)
+
+
+def test_band_sectors_bound_engagement_where_squares_cannot(monkeypatch) -> None:
+    scenario = _crowded_edge()
+    battlefield = Battlefield.from_scenario(scenario)
+    z = zones(scenario, battlefield)
+
+    def engaged_ceiling() -> int | None:
+        deadline = time.perf_counter() + 30
+        packed = rp.ring_packing_ceilings(
+            scenario, battlefield, z, 9.0, deadline, found_contact=5, ceilings={"engaged": 7}
+        )
+        return packed.bounds["engaged"]
+
+    assert engaged_ceiling() == 6
+    with monkeypatch.context() as squares_only:
+        squares_only.setattr(rp, "FINE_MAX_MODELS", 0)
+        assert engaged_ceiling() == 7
+    result = solve(scenario, options=SolveOptions(roll_table=False))
+    assert result.status == Status.OPTIMAL
+    assert result.objective["base_contact"] == 5
+    assert result.objective["engaged"] == 6
+    assert result.bound == {"base_contact": 5, "engaged": 6}
