@@ -20,7 +20,11 @@ from chargeopt.models import Placement, Scenario, ScenarioError
 from chargeopt.solver.contact_bound import straight_line_ceilings
 from chargeopt.solver.pair_ceiling import pair_ceiling
 from chargeopt.solver.relaxation_zones import zones
-from chargeopt.solver.ring_packing import path_lower_bounds, ring_packing_ceilings
+from chargeopt.solver.ring_packing import (
+    finer_contact_ceiling,
+    path_lower_bounds,
+    ring_packing_ceilings,
+)
 
 R32 = 32 / 25.4 / 2
 D32 = 2 * R32
@@ -156,8 +160,9 @@ def _layouts(draw: st.DrawFn) -> tuple[Scenario, list[Placement], int]:
 @given(_layouts())
 def test_ceilings_hold_every_legal_placement(case: tuple[Scenario, list[Placement], int]) -> None:
     """Whenever the sampler's placement is legal at the least roll that allows it, the
-    packing ceilings are at least its base contacts and engaged models, and so is the pair
-    ceiling, whose regions hold every engaged model."""
+    packing ceilings (the bands cut both ways, and the contact rings on shorter sectors too)
+    are at least its base contacts and engaged models, and so is the pair ceiling, whose
+    regions hold every engaged model."""
     s, placements, roll = case
     assume(check_placement(s, placements, roll=roll) == [])
     targets = [(m.x, m.y) for m in s.unit_by_id["B"].models]
@@ -169,7 +174,13 @@ def test_ceilings_hold_every_legal_placement(case: tuple[Scenario, list[Placemen
     assert found is not None
     assert found["base_contact"] is None or found["base_contact"] >= contacts
     assert found["engaged"] is None or found["engaged"] >= engaged
-    pairs = pair_ceiling(s, Battlefield.from_scenario(s), roll)
+    bf = Battlefield.from_scenario(s)
+    n = len(s.acting_unit.models)
+    finer = finer_contact_ceiling(
+        s, bf, zones(s, bf), roll, time.perf_counter() + 30, 0, n, contacts
+    )
+    assert finer is not None and finer >= contacts
+    pairs = pair_ceiling(s, bf, roll)
     assert pairs is not None and pairs.engaged >= engaged
     assert {p.model for p, g in zip(placements, gaps, strict=True) if g <= 1.0} <= set(
         pairs.capable
