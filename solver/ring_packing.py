@@ -158,7 +158,7 @@ def ring_packing_ceilings(
     work = (deadline, BAND_DTIME, seed)
     bands = [(band, band_allowed, band_base)]
     if n <= FINE_MAX_MODELS:
-        sectors, sector_base = _band_sectors(z)
+        sectors, sector_base = _ring_sectors(z, False, BAND_ARC_IN)
         near = within_straight_reach(scenario, z, roll, sectors, sector_base)
         if near.any(axis=0).sum() <= MAX_BAND_CELLS:
             sector_allowed = reachable(scenario, battlefield, z, roll, sectors, near)
@@ -251,7 +251,7 @@ def _contact_reach(
 ) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
     """The contact rings' sectors (`arc_in` long), each one's base kind, and which models reach
     which."""
-    cells, base_of = _contact_cells(z, arc_in)
+    cells, base_of = _ring_sectors(z, True, arc_in)
     near = within_straight_reach(scenario, z, roll, cells, base_of)
     return cells, base_of, reachable(scenario, battlefield, z, roll, cells, near)
 
@@ -326,29 +326,14 @@ def applies(scenario: Scenario, battlefield: Battlefield) -> bool:
     return all(isinstance(u.base_of(m), RoundBase) for u in (unit, *targets) for m in u.models)
 
 
-def _contact_cells(z: Zones, arc_in: float = ARC_IN) -> tuple[cl.Cells, np.ndarray]:
-    """Sectors of every contact ring that a centre may legally occupy, with each one's base
-    kind."""
+def _ring_sectors(z: Zones, contact: bool, arc_in: float) -> tuple[cl.Cells, np.ndarray]:
+    """Sectors `arc_in` long of every contact ring (`contact`) or engagement band (each the
+    whole depth of its ring) that a centre may legally occupy, with each one's base kind."""
     parts, bases = [], []
     for g, r in enumerate(z.rings):
-        if not r.contact:
+        if r.contact != contact:
             continue
         count = max(8, math.ceil(2 * math.pi * r.rho1 / arc_in))
-        s = cl.sectors((r.x, r.y), r.rho0, r.rho1, count, g)
-        keep = _open(s.polygons, z, r.base)
-        parts.append(cl.subset(s, keep))
-        bases.append(np.full(int(keep.sum()), r.base))
-    return cl.concat(parts), _join(bases)
-
-
-def _band_sectors(z: Zones) -> tuple[cl.Cells, np.ndarray]:
-    """Sectors of every target model's engagement band, `BAND_ARC_IN` of arc and the band's
-    whole depth, that a centre may legally occupy, with each one's base kind."""
-    parts, bases = [], []
-    for g, r in enumerate(z.rings):
-        if r.contact:
-            continue
-        count = max(8, math.ceil(2 * math.pi * r.rho1 / BAND_ARC_IN))
         s = cl.sectors((r.x, r.y), r.rho0, r.rho1, count, g)
         keep = _open(s.polygons, z, r.base)
         parts.append(cl.subset(s, keep))
