@@ -107,7 +107,8 @@ def test_outer_regions_hold_the_inner_ones() -> None:
 def test_a_sliver_inside_a_non_target_range_is_no_place_to_end() -> None:
     """Found by random layouts (9th edition, roll 6): A6 can reach engagement range of B1
     only beside non-target C1, and A3 only within engagement range of C1, so one marine at
-    most can be engaged, though the straight line lets two get there."""
+    most can be engaged, though the straight line lets two get there. The pair ceiling sees
+    it; so, first in the certificate, does the packing of the bands' sectors."""
     marines = [(5.4, 16.11), (6.86, 16.08), (8.26, 16.05), (5.28, 17.68), (6.9, 17.55)]
     s = make_scenario(
         [*marines, (8.32, 17.55), (5.4, 19.24)],
@@ -115,16 +116,13 @@ def test_a_sliver_inside_a_non_target_range_is_no_place_to_end() -> None:
         ruleset="40k-9e",
         roll=6,
     )
+    pairs = pair_ceiling(s, Battlefield.from_scenario(s), 6)
+    assert pairs is not None
+    assert pairs.capable == ("A6",)
+    assert pairs.engaged == 1
     result = solve(s, time_limit=20)
     assert result.stats["straight_line_bound"]["engaged"] == 2
-    assert result.stats["beyond_engagement_reach"]["regions"] == [
-        "A1",
-        "A2",
-        "A3",
-        "A4",
-        "A5",
-        "A7",
-    ]
+    assert result.stats["ring_packing_bound"]["engaged"] == 1
     assert result.objective["engaged"] == 1
     assert result.bound == {"base_contact": 0, "engaged": 1}
     assert result.status.value == "optimal"
