@@ -67,15 +67,15 @@ that, and it stops where the work says, not the clock, so the bound does not dep
 machine's load."""
 BAND_ARC_IN = 0.05
 """Arc length of the engagement band's sectors for a unit of up to `FINE_MAX_MODELS` models.
-Two models in one sector (the band's full depth, under a base's diameter) would overlap, and
-two sectors exclude each other by their farthest corners, so around one target model the
-packing is nearly exact along the band, where squares of 0.1" lose up to 0.28" on every pair:
-a random charge of seven marines (9th edition) is proven at 6 engaged with 5 in contact by
-the sectors, 7 by the squares. But a sector is as deep as the band, and the paths' lower bounds
-lose a cell's radius, so behind a screen the squares see more (curated-v1 k2: 3 by the squares,
-5 by the sectors): a small unit gets both packings and the lower bound. The hordes keep the
-squares alone: their sectors place every model that reaches a band, as the squares' reach
-count already says (RESULTS.md)."""
+Where a base is wider than the band is deep (32mm and up against a 1" range), two models in
+one sector would overlap, and two sectors exclude each other by their farthest corners, so
+around one target model the packing is nearly exact along the band, where squares of 0.1"
+lose up to 0.28" on every pair: a random charge of seven marines (9th edition) is proven at
+6 engaged with 5 in contact by the sectors, 7 by the squares. But a sector is as deep as the
+band, and the paths' lower bounds lose a cell's radius, so behind a screen the squares see
+more (curated-v1 k2: 3 by the squares, 5 by the sectors): a small unit gets both packings
+and the lower bound. The hordes keep the squares alone: their sectors place every model that
+reaches a band, as the squares' reach count already says (RESULTS.md)."""
 MAX_BAND_CELLS = 1_000
 BAND_DTIME = 0.5
 """An engagement band with more reachable squares than this is not packed, nor with more
