@@ -11,6 +11,9 @@ import shapely
 
 EPS_IN = 1e-3
 """Every test of the relaxation is padded by this much, in the direction that loosens it."""
+SETTLED_IN = 1e-9
+"""How far from a limit the centres' distance must be to settle a pair without the corners
+(so that rounding never decides)."""
 SQUARE = 0
 SECTOR = 1
 
@@ -143,6 +146,19 @@ def max_distance(cells: Cells, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """Largest distance between a point of cell i and a point of cell j (corner to corner)."""
     d = cells.corners[i][:, :, None, :] - cells.corners[j][:, None, :, :]
     return np.sqrt((d**2).sum(axis=-1)).max(axis=(1, 2))
+
+
+def closer_than(cells: Cells, i: np.ndarray, j: np.ndarray, limit: np.ndarray) -> np.ndarray:
+    """Whether every point of cell i is closer than `limit` to every point of cell j, as
+    `max_distance(cells, i, j) < limit`: the centres' distance settles most pairs (the largest
+    distance is at least it, and at most it plus both cells' spreads), corners only the rest."""
+    centres = cells.centres
+    spread = np.sqrt(((cells.corners - centres[:, None, :]) ** 2).sum(axis=-1)).max(axis=1)
+    gap = np.hypot(*(centres[i] - centres[j]).T)
+    out = gap + spread[i] + spread[j] < limit - SETTLED_IN
+    unsure = np.flatnonzero(~out & (gap <= limit + SETTLED_IN))
+    out[unsure] = max_distance(cells, i[unsure], j[unsure]) < limit[unsure]
+    return out
 
 
 def min_distance(polys_i: np.ndarray, polys_j: np.ndarray) -> np.ndarray:

@@ -193,6 +193,11 @@ def overlap_cliques(c: Candidates, live: np.ndarray) -> list[np.ndarray]:
     return [live[members] for members in clique_cover(pairs, n, c.x[live], c.y[live])]
 
 
+COVER_CHUNK = 4096
+"""Edges looked up at once for cover before the one-by-one walk (which still checks each,
+since a clique grown in the chunk may cover the next): the same cliques, in the same order."""
+
+
 def clique_cover(pairs: np.ndarray, n: int, x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
     """Maximal cliques covering every edge of the graph on n points (x, y) whose edges are
     `pairs`: from each edge no clique holds yet, grown greedily (`_grow_clique`)."""
@@ -200,12 +205,14 @@ def clique_cover(pairs: np.ndarray, n: int, x: np.ndarray, y: np.ndarray) -> lis
     adjacent[pairs[:, 0], pairs[:, 1]] = adjacent[pairs[:, 1], pairs[:, 0]] = True
     covered = np.zeros((n, n), bool)
     cliques = []
-    for a, b in pairs:
-        if covered[a, b]:
-            continue
-        members = _grow_clique(adjacent, x, y, int(a), int(b))
-        covered[np.ix_(members, members)] = True
-        cliques.append(members)
+    for start in range(0, len(pairs), COVER_CHUNK):
+        chunk = pairs[start : start + COVER_CHUNK]
+        for a, b in chunk[~covered[chunk[:, 0], chunk[:, 1]]]:
+            if covered[a, b]:
+                continue
+            members = _grow_clique(adjacent, x, y, int(a), int(b))
+            covered[np.ix_(members, members)] = True
+            cliques.append(members)
     return cliques
 
 

@@ -554,7 +554,7 @@ def _solve_packing(
     pairs = pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
     if len(pairs):
         limit = inner[bases[pairs[:, 0]]] + inner[bases[pairs[:, 1]]] - overlap_in
-        pairs = pairs[cl.max_distance(sub, pairs[:, 0], pairs[:, 1]) < limit]
+        pairs = pairs[cl.closer_than(sub, pairs[:, 0], pairs[:, 1], limit)]
     for members in clique_cover(pairs, len(sub), centres[:, 0], centres[:, 1]):
         if alone[members].all():
             model.AddAtMostOne([y[int(k)] for k in members])

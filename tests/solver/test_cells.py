@@ -15,15 +15,15 @@ POINT = st.tuples(st.floats(0.0, 10.0), st.floats(0.0, 10.0))
 
 @sampled_layouts(60)
 @given(
-    st.lists(POINT, min_size=1, max_size=4),
+    st.lists(POINT, min_size=1, max_size=3),
     st.floats(0.0, 8.0),
-    st.floats(0.01, 1.0),
+    st.floats(0.05, 1.0),
     st.floats(0.5, 2.0),
 )
 def test_within_of_points_agrees_with_shapely(
     points: list[tuple[float, float]], limit: float, side: float, rho: float
 ) -> None:
-    """Squares and ring sectors around the board, seen from up to four points at once: a cell
+    """Squares and ring sectors around the board, seen from up to three points at once: a cell
     is within `limit` of a point exactly when shapely's distance from the point to its polygon
     is, including the cells whose centre is beyond the limit but whose corner is not."""
     cells = cl.concat(
@@ -47,3 +47,20 @@ def test_a_corner_within_reach_counts() -> None:
     assert cl.within_of_points(square, seen_from, 1.5).tolist() == [[True, False]]
     assert cl.within_of_points(square, seen_from, 1.4).tolist() == [[False, False]]
     assert cl.within_of_points(square, seen_from, 2.0).tolist() == [[True, True]]
+
+
+@sampled_layouts(60)
+@given(st.floats(0.2, 1.0), st.floats(0.5, 2.0), st.floats(0.0, 3.0))
+def test_closer_than_agrees_with_the_corners(side: float, rho: float, limit: float) -> None:
+    """Every pair of up to 437 squares and ring sectors: the centres' shortcut gives the
+    corners' verdict, including the pairs the centres cannot settle."""
+    cells = cl.concat(
+        [
+            cl.squares(3.0, 3.0, 7.0, 7.0, side),
+            cl.sectors((5.0, 5.0), rho, rho + 0.3, 37, 0),
+        ]
+    )
+    i, j = (a.ravel() for a in np.meshgrid(np.arange(len(cells)), np.arange(len(cells))))
+    limits = np.full(len(i), limit)
+    expected = cl.max_distance(cells, i, j) < limits
+    assert np.array_equal(cl.closer_than(cells, i, j, limits), expected)
