@@ -184,8 +184,8 @@ def within_of_points(cells: Cells, points: np.ndarray, limit: float) -> np.ndarr
     centres = cells.centres
     d = np.hypot(centres[:, None, 0] - points[None, :, 0], centres[:, None, 1] - points[None, :, 1])
     spread = np.sqrt(((cells.corners - centres[:, None, :]) ** 2).sum(axis=-1)).max(axis=1)
-    out = d <= limit
-    ci, pj = np.nonzero(~out & (d - spread[:, None] <= limit))
+    out = d <= limit - SETTLED_IN
+    ci, pj = np.nonzero(~out & (d - spread[:, None] <= limit + SETTLED_IN))
     if len(ci):
         used, row = np.unique(ci, return_inverse=True)
         polys = shapely.polygons(cells.corners[used])[row.ravel()]

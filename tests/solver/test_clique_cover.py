@@ -24,7 +24,7 @@ def _walk(pairs: np.ndarray, n: int, x: np.ndarray, y: np.ndarray) -> list[np.nd
 
 
 def test_a_dense_graph_over_several_chunks_gets_the_walks_cliques() -> None:
-    """1,200 random points in a 6" square, joined within 1.25": over 20,000 edges, so several
+    """1,200 random points in a 6" square, joined within 1.25": 81,741 edges, so 20
     chunks of `COVER_CHUNK`."""
     rng = np.random.default_rng(7)
     x, y = rng.uniform(0, 6, 1200), rng.uniform(0, 6, 1200)
