@@ -209,13 +209,15 @@ def contact_ceiling(
     deadline: float,
     seed: int,
     top: int,
+    arc_in: float = ARC_IN,
+    max_cells: int = MAX_CELLS,
 ) -> int | None:
-    """The contact term of `ring_packing_ceilings` alone (None where it proves nothing or
-    does not apply)."""
+    """The contact term of `ring_packing_ceilings` alone, on sectors `arc_in` long (None where
+    it proves nothing, has more than `max_cells` reachable sectors or does not apply)."""
     if not applies(scenario, battlefield):
         return None
-    cells, base_of, allowed = _contact_reach(scenario, battlefield, z, roll)
-    return pack(cells, allowed, base_of, z, (deadline, CONTACT_DTIME, seed), MAX_CELLS, top)
+    cells, base_of, allowed = _contact_reach(scenario, battlefield, z, roll, arc_in)
+    return pack(cells, allowed, base_of, z, (deadline, CONTACT_DTIME, seed), max_cells, top)
 
 
 def finer_contact_ceiling(
@@ -231,15 +233,14 @@ def finer_contact_ceiling(
     """The contact ceiling packed again on shorter sectors (`FINE_ARCS_IN`) while it is above
     `found`, for a unit of up to `FINE_MAX_MODELS` models with no more than `MAX_FINE_CELLS`
     reachable sectors: the lowest proven, or None where it does not apply."""
-    unit = scenario.acting_unit
-    if len(unit.models) > FINE_MAX_MODELS or not applies(scenario, battlefield):
+    if len(scenario.acting_unit.models) > FINE_MAX_MODELS or not applies(scenario, battlefield):
         return None
     for arc in FINE_ARCS_IN:
         if ceiling <= found or time.perf_counter() >= deadline:
             break
-        cells, base_of, allowed = _contact_reach(scenario, battlefield, z, roll, arc)
-        work = (deadline, CONTACT_DTIME, seed)
-        packed = pack(cells, allowed, base_of, z, work, MAX_FINE_CELLS, ceiling)
+        packed = contact_ceiling(
+            scenario, battlefield, z, roll, deadline, seed, ceiling, arc, MAX_FINE_CELLS
+        )
         if packed is None:
             break
         ceiling = min(ceiling, packed)
