@@ -212,7 +212,20 @@ def summarise_result(result: Result) -> str:
         seconds, candidates = result.stats["seconds"], result.stats.get("candidates", 0)
         lines.append(f"Solved in {seconds:.2f} s over {candidates} candidate positions")
         lines += refined_lines(result.stats.get("refined"))
+        lines += repair_lines(result.stats.get("repair"))
     return "\n".join(lines)
+
+
+def repair_lines(repair: object) -> list[str]:
+    """Which models the continuous repair brought within engagement range."""
+    if not isinstance(repair, dict) or not repair.get("added"):
+        return []
+    counts = repair["engaged"]
+    return [
+        f"  Repaired: {', '.join(repair['added'])} brought within engagement range by shifting "
+        f"the unit off the candidates ({counts['repaired']} engaged; {counts['candidates']} on "
+        "the candidates)"
+    ]
 
 
 def refined_lines(refined: object) -> list[str]:
