@@ -1,10 +1,11 @@
 """Continuous repair of a charge answer: bring one more model within engagement range by moving
 it into its exact engagement region while the rest of the unit shifts a little, every rule
-written as a smooth inequality on the centres (least squares, then SLSQP). A lattice cannot
-make those small shifts of many models at once: on scaling-v1 the repair engages a 24th model
-on c30-open-s2 and a 15th on c40-walls-s1, where the candidates stop at 23 and 14. Walls and
-paths are left to `accept` (the independent checker and the counts), which every repaired
-layout must pass: a repair can only fail, never break a rule."""
+written as a smooth inequality on the centres (least squares, then SLSQP): reach in a straight
+line, no overlap, no base on a wall or impassable footprint, base contact and engagement kept,
+the closer rule, coherency. A lattice cannot make those small shifts of many models at once:
+on scaling-v1 c30-open-s2 the repair engages a 24th model where the candidates' best has 23.
+Paths are left to `_moved` and `accept` (the independent checker and the counts), which every
+repaired layout must pass: a repair can only fail, never break a rule."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from dataclasses import dataclass, replace
 
 import networkx as nx
 import numpy as np
-from scipy.optimize import minimize
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
@@ -29,15 +29,21 @@ from .ring_packing import applies
 
 SLACK_IN = 2e-3
 """Each limit is kept this far inside the rule (the checker's own slack is 1e-6")."""
-NEAR_IN = 2.0
+EASED_IN = 0.01
+"""How far past a limit a model that does not join may stand and keep its place (`_eased`)."""
+NEAR_IN = 1.0
 """Only bases closer than this (edge to edge) where the models stand are kept apart by rows; a
 repair that shifts a model farther and onto another base fails the checker, never passes it."""
 HOPELESS = 0.01
 """A least-squares start still this far from some row (in squared inches) is not handed to
 SLSQP: on scaling-v1 the starts it then made feasible were all within 0.003."""
-MAX_ITERATIONS = 200
+FAR = 3
+"""When the unshaken start stays more than FAR * HOPELESS short, no shaken start is tried."""
+MAX_ITERATIONS = 60
 """SLSQP's iterations per start."""
-TRIALS = 4
+EASING_ITERATIONS = 150
+"""L-BFGS-B's iterations per start, on the squared shortfalls."""
+TRIALS = 3
 JITTER_IN = 0.15
 """Starts per spot: the layout as it stands, then TRIALS - 1 shaken by this much (normal)."""
 
@@ -163,8 +169,9 @@ class _Layout:
         """Centres of the unit with `mid` engaged, or None where the solver finds none. Every
         model may shift: coherency can pull a model from the far side of the unit."""
         now = np.array([[poses[m].x, poses[m].y] for m in self.ids])
-        now[self.ids.index(mid)] = spot
-        rows = _Rows(self, now)
+        newcomer = self.ids.index(mid)
+        now[newcomer] = spot
+        rows = _Rows(self, now, newcomer)
         rows.add_rules(engaged | {mid}, contact)
         return rows.solve()
 
@@ -173,8 +180,8 @@ class _Rows:
     """Inequalities sign * (|p_i - q|^2 - c) >= 0 on the unit's centres p, where q is another
     centre of the unit or a fixed point."""
 
-    def __init__(self, layout: _Layout, now: np.ndarray) -> None:
-        self.layout, self.now = layout, now
+    def __init__(self, layout: _Layout, now: np.ndarray, newcomer: int) -> None:
+        self.layout, self.now, self.newcomer = layout, now, newcomer
         self.i: list[int] = []
         self.j: list[int] = []
         self.anchor: list[tuple[float, float]] = []
@@ -186,8 +193,11 @@ class _Rows:
 
     def _row(self, i: int, q: int | np.ndarray, limit: float, sign: float) -> None:
         """|p_i - q| >= limit (sign 1) or <= limit (sign -1); q a model of the unit (its index)
-        or a fixed point."""
+        or a fixed point. The limit gives way to where the models stand (`_eased`)."""
         fixed = not isinstance(q, int)
+        point = q if fixed else self.now[q]
+        if self.newcomer not in (i, None if fixed else q):
+            limit = _eased(limit, float(np.hypot(*(self.now[i] - point))), sign)
         self.i.append(i)
         self.j.append(-1 if fixed else q)
         self.anchor.append((float(q[0]), float(q[1])) if fixed else (0.0, 0.0))
@@ -210,10 +220,14 @@ class _Rows:
             near = np.hypot(*(lay.others - now[i]).T) < apart + NEAR_IN
             for xy, limit in zip(lay.others[near], apart[near], strict=True):
                 self._row(i, xy, limit, 1.0)
-            for e in np.flatnonzero(_to_edges(now[i], lay.edges) < r[i] + NEAR_IN):
+            to_edges = _to_edges(now[i], lay.edges)
+            for e in np.flatnonzero(to_edges < r[i] + NEAR_IN):
+                limit = r[i] + SLACK_IN / 2
+                if i != self.newcomer:
+                    limit = _eased(limit, float(to_edges[e]), 1.0)
                 self.edge_of.append(i)
                 self.edge.append(int(e))
-                self.edge_c.append((r[i] + SLACK_IN) ** 2)
+                self.edge_c.append(limit**2)
             gap = np.hypot(*(lay.others[targets] - now[i]).T) - lay.others_radius[targets]
             t = int(targets[np.argmin(gap)])
             if mid in contact:
@@ -269,6 +283,8 @@ class _Rows:
             short = np.minimum(g(x), 0.0)
             return float((short * short).sum()), 2 * jac(x).T @ short
 
+        from scipy.optimize import minimize  # only a repair pays for importing scipy (0.3 s)
+
         lay = self.layout
         radius = np.repeat(lay.radius, 2)
         top = np.tile(lay.board, len(lay.ids))
@@ -276,10 +292,19 @@ class _Rows:
         rng = np.random.default_rng(0)
         for trial in range(TRIALS):
             start = x0 + (rng.normal(0.0, JITTER_IN, x0.shape) if trial else 0.0)
-            eased = minimize(shortfall, start, jac=True, bounds=bounds, method="L-BFGS-B")
+            eased = minimize(
+                shortfall,
+                start,
+                jac=True,
+                bounds=bounds,
+                method="L-BFGS-B",
+                options={"maxiter": EASING_ITERATIONS},
+            )
             worst = g(eased.x).min()
             if worst >= 0:
                 return eased.x.reshape(-1, 2)
+            if worst < -HOPELESS * (1 if trial else FAR):
+                return None
             if worst < -HOPELESS:
                 continue
             found = minimize(
@@ -294,6 +319,17 @@ class _Rows:
             if g(found.x).min() >= 0:
                 return found.x.reshape(-1, 2)
         return None
+
+
+def _eased(limit: float, now: float, sign: float) -> float:
+    """The limit, or where the model stands where that is at most EASED_IN beyond it: a legal
+    layout may sit inside the slack (the checker's own tolerances, e.g. bases touching a wall
+    within 0.005"), and a row it cannot meet where it stands makes the repair fail."""
+    if sign > 0 and limit - EASED_IN <= now < limit:
+        return now
+    if sign < 0 and limit < now <= limit + EASED_IN:
+        return now
+    return limit
 
 
 def _edges(battlefield: Battlefield) -> np.ndarray:
