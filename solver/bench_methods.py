@@ -5,7 +5,8 @@ time limit, seed) returning a Result that the runner re-checks itself:
 - greedy: the greedy baseline at the roll;
 - highs: the charge's first objective stage (most models in base contact, every rule) on the
   same candidates, solved by HiGHS with the same connectivity cut loop as the charge solver;
-- no-hint, presolve, no-symmetry: chargeopt with one technique switched off (or presolve on)."""
+- no-hint, presolve, no-symmetry: chargeopt with one technique switched off (or presolve on);
+- repair: chargeopt with the continuous repair of engagement switched on."""
 
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ def presolve(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> R
 
 def no_symmetry(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
     return solve(scenario, options=_options(time_limit_s, seed, roll, symmetry_classes=False))
+
+
+def repair(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    return solve(scenario, options=_options(time_limit_s, seed, roll, repair=True))
 
 
 def greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
@@ -123,5 +128,6 @@ METHODS: dict[str, Method] = {
     "no-hint": no_hint,
     "presolve": presolve,
     "no-symmetry": no_symmetry,
+    "repair": repair,
 }
 """Every method by the name the command line and the report use."""

@@ -479,7 +479,8 @@ def _repaired(
     found, top = result.objective.get("engaged"), result.bound.get("engaged")
     end = t0 + options.time_limit_s
     if (
-        result.status != Status.FEASIBLE
+        not options.repair
+        or result.status != Status.FEASIBLE
         or "repair" in result.stats
         or found is None
         or top is None

@@ -80,6 +80,13 @@ def main() -> None:
     is_flag=True,
     help="Skip the table of base contacts for every roll from the minimum to 12.",
 )
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="If the answer is short of its engagement bound, try to bring more models within "
+    "engagement range by shifting the unit off the candidate positions (up to a tenth of the "
+    "time limit).",
+)
 def solve(
     scenario_file: str,
     roll: int | None,
@@ -89,6 +96,7 @@ def solve(
     time_limit: float,
     seed: int,
     no_roll_table: bool,
+    repair: bool,
 ) -> None:
     """Find the best legal placement for the scenario's move, or prove there is none.
 
@@ -101,7 +109,11 @@ def solve(
 
     scenario = load_checked_scenario(scenario_file)
     options = SolveOptions(
-        time_limit_s=time_limit, seed=seed, roll=roll, roll_table=not no_roll_table
+        time_limit_s=time_limit,
+        seed=seed,
+        roll=roll,
+        roll_table=not no_roll_table,
+        repair=repair,
     )
     try:
         result = run_solver(scenario, options=options)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from builders import make_scenario
@@ -110,10 +111,14 @@ def test_a_model_that_cannot_reach_engagement_range_is_not_added() -> None:
 
 
 def test_a_horde_gains_a_model_in_engagement_range() -> None:
-    """scaling-v1 c30-open-s2: the candidates' best has 23 engaged (of at most 28); the repair
-    finds a 24th, and the answer still passes the checker."""
+    """scaling-v1 c30-open-s2: the candidates' best has 23 engaged (of at most 28); asked for,
+    the repair finds a 24th, and the answer still passes the checker."""
     scenario = load_scenario(LAYOUTS / "scaling-v1" / "c30-open-s2.toml")
-    result = solve(scenario, options=SolveOptions(roll_table=False, time_limit_s=10.0))
+    options = SolveOptions(roll_table=False, time_limit_s=10.0)
+    plain = solve(scenario, options=options)
+    assert plain.objective["engaged"] == 23
+    assert "repair" not in plain.stats
+    result = solve(scenario, options=replace(options, repair=True))
     assert result.status == Status.FEASIBLE
     assert not result.violations
     assert result.objective["base_contact"] == 15
