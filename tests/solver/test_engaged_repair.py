@@ -51,23 +51,28 @@ def _checked(scenario):
     return accept
 
 
+def _repair(scenario, poses: dict[str, Pose], roll: int, ceiling: int = 2, accept=None):
+    """The repair of A1 touching B1 and nothing else engaged, with ten seconds to spare."""
+    return repair_engaged(
+        scenario,
+        Battlefield.from_scenario(scenario),
+        poses,
+        {"A1"},
+        {"A1": "B1"},
+        roll,
+        ceiling,
+        time.perf_counter() + 10,
+        accept or _checked(scenario),
+    )
+
+
 def test_the_second_marine_is_brought_within_engagement_range() -> None:
     scenario, poses = _two_marines()
     battlefield = Battlefield.from_scenario(scenario)
     assert applies_to(scenario, battlefield)
     assert not check_placement(scenario, _placements(poses))
     assert _engaged(poses) == 1
-    repair = repair_engaged(
-        scenario,
-        battlefield,
-        poses,
-        {"A1"},
-        {"A1": "B1"},
-        8,
-        2,
-        time.perf_counter() + 10,
-        _checked(scenario),
-    )
+    repair = _repair(scenario, poses, 8)
     assert repair is not None
     assert repair.added == ("A2",)
     assert _engaged(repair.poses) == 2
@@ -81,33 +86,21 @@ def test_the_second_marine_is_brought_within_engagement_range() -> None:
 
 def test_nothing_is_tried_at_the_ceiling_or_when_the_checker_refuses() -> None:
     scenario, poses = _two_marines()
-    battlefield = Battlefield.from_scenario(scenario)
-    args = (scenario, battlefield, poses, {"A1"}, {"A1": "B1"}, 8)
-    late = time.perf_counter() + 10
-    assert repair_engaged(*args, 1, late, _checked(scenario)) is None
-    assert repair_engaged(*args, 2, late, lambda poses, at_least: False) is None
+    assert _repair(scenario, poses, 8, ceiling=1) is None
+    assert _repair(scenario, poses, 8, accept=lambda poses, at_least: False) is None
 
 
 def test_a_model_that_cannot_reach_engagement_range_is_not_added() -> None:
+    """A2 starts 9.3" from the target's centre: a roll of 7 leaves it 2.3" away, beyond the
+    2.26" of engagement range between two 32mm bases."""
     scenario = make_scenario([(12.0, 20.0), (10.7, 20.0)], {"B": [TARGET]}, roll=7)
-    battlefield = Battlefield.from_scenario(scenario)
+    touching = TARGET[0] - 2 * R_IN - 0.001
     poses = {
-        "A1": Pose(TARGET[0] - 2 * R_IN - 0.001, 20.0, 0.0, 0.0, 8.0 - 2 * R_IN - 0.001),
+        "A1": Pose(touching, 20.0, 0.0, 0.0, touching - 12.0),
         "A2": Pose(15.5, 20.0, 0.0, 0.0, 4.8),
     }
-    # A2 starts 9.3" from the target's centre: 7" leaves it 2.3" away, beyond the 2.26" range.
-    repair = repair_engaged(
-        scenario,
-        battlefield,
-        poses,
-        {"A1"},
-        {"A1": "B1"},
-        7,
-        2,
-        time.perf_counter() + 10,
-        _checked(scenario),
-    )
-    assert repair is None
+    assert not check_placement(scenario, _placements(poses))
+    assert _repair(scenario, poses, 7) is None
 
 
 def test_a_horde_gains_a_model_in_engagement_range() -> None:
