@@ -8,11 +8,13 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from builders import make_scenario
+from builders import make_scenario, sampled_layouts
+from hypothesis import assume, given, note
+from hypothesis import strategies as st
 
-from chargeopt.geometry import Battlefield
+from chargeopt.geometry import Battlefield, legal_move_length
 from chargeopt.geometry.checker import check_placement
-from chargeopt.models import Placement, Status, load_scenario
+from chargeopt.models import Placement, Scenario, Status, load_scenario
 from chargeopt.solver import solve
 from chargeopt.solver.engaged_repair import applies_to, repair_engaged
 from chargeopt.solver.options import SolveOptions
@@ -130,3 +132,98 @@ def test_the_summary_names_the_repaired_models() -> None:
     ]
     assert repair_lines({"added": [], "seconds": 0.1}) == []
     assert repair_lines(None) == []
+
+
+@st.composite
+def _short_charges(draw: st.DrawFn) -> tuple[Scenario, dict[str, Pose], int]:
+    """2-5 marines in a column charging 1-3 target marines, maybe behind an impassable block
+    or beside a non-target; an end layout side by side around one target model, each base
+    touching it, 0.5" out or 1.5" out (out of engagement range); the roll is the least that
+    lets every model get there."""
+    n = draw(st.integers(2, 5))
+    ax, ay = draw(st.integers(60, 100)) / 10, draw(st.integers(100, 160)) / 10
+    attackers = [(ax, ay + 1.4 * i) for i in range(n)]
+    tx, ty = ax + draw(st.integers(40, 80)) / 10, ay + draw(st.integers(-20, 40)) / 10
+    defenders = {"B": [(tx, ty + 1.3 * i) for i in range(draw(st.integers(1, 3)))]}
+    if draw(st.booleans()):
+        defenders["C"] = [(tx + draw(st.integers(30, 50)) / 10, ty - 3.0)]
+    terrain = []
+    if draw(st.booleans()):
+        bx, by = (ax + tx) / 2, ay + draw(st.integers(-20, 40)) / 10
+        top = by + draw(st.integers(10, 40)) / 10
+        path = [[bx - 0.1, by], [bx + 0.1, by], [bx + 0.1, top], [bx - 0.1, top]]
+        terrain.append({"id": "block", "kind": "impassable", "path": path})
+    cx, cy = defenders["B"][draw(st.integers(0, len(defenders["B"]) - 1))]
+    theta = draw(st.integers(90, 270)) * math.pi / 180
+    ends = []
+    for i in range(n):
+        rho = 2 * R_IN + draw(st.sampled_from([0.002, 0.5, 1.5]))
+        a = theta + i * (math.pi / 3 + 0.06)
+        ends.append((cx + rho * math.cos(a), cy + rho * math.sin(a)))
+    scenario = make_scenario(attackers, defenders, roll=12, terrain=terrain)
+    battlefield = Battlefield.from_scenario(scenario)
+    avoid = tuple(defenders)[1:]
+    moves = [
+        legal_move_length(scenario, battlefield, f"A{i + 1}", x, y, avoid_engagement_of=avoid)
+        for i, (x, y) in enumerate(ends)
+    ]
+    assume(max(moves) <= 11.9)
+    roll = max(2, math.ceil(max(moves) + 1e-6))
+    poses = {
+        f"A{i + 1}": Pose(x, y, 0.0, 0.0, moved)
+        for i, ((x, y), moved) in enumerate(zip(ends, moves, strict=True))
+    }
+    return make_scenario(attackers, defenders, roll=roll, terrain=terrain), poses, roll
+
+
+@sampled_layouts(25)
+@given(_short_charges())
+def test_a_repair_keeps_every_contact_and_passes_the_checker(
+    case: tuple[Scenario, dict[str, Pose], int],
+) -> None:
+    """On legal layouts with some models out of engagement range, a repair (when it finds
+    one) engages more models, keeps each base contact and passes the checker; it never
+    raises."""
+    scenario, poses, roll = case
+    assume(check_placement(scenario, _placements(poses), roll=roll) == [])
+    targets = {m.id: (m.x, m.y) for m in scenario.unit_by_id["B"].models}
+    gaps = {
+        mid: min((math.dist((p.x, p.y), xy) - 2 * R_IN, tid) for tid, xy in targets.items())
+        for mid, p in poses.items()
+    }
+    engaged = {mid for mid, (gap, _) in gaps.items() if gap <= 1.0}
+    contact = {mid: tid for mid, (gap, tid) in gaps.items() if gap <= 0.005}
+    assume(len(engaged) < len(poses))
+    battlefield = Battlefield.from_scenario(scenario)
+    assert applies_to(scenario, battlefield)
+
+    def engaged_of(trial: dict[str, Pose]) -> set[str]:
+        return {
+            mid
+            for mid, p in trial.items()
+            if min(math.dist((p.x, p.y), xy) for xy in targets.values()) <= 2 * R_IN + 1.0
+        }
+
+    def accept(trial: dict[str, Pose], at_least: int) -> bool:
+        legal = not check_placement(scenario, _placements(trial), roll=roll)
+        return legal and len(engaged_of(trial)) >= at_least
+
+    repair = repair_engaged(
+        scenario,
+        battlefield,
+        poses,
+        engaged,
+        contact,
+        roll,
+        len(poses),
+        time.perf_counter() + 5,
+        accept,
+    )
+    note(f"{scenario.model_dump_json(exclude_defaults=True)} {roll=} {engaged=} {repair}")
+    if repair is None:
+        return
+    assert not check_placement(scenario, _placements(repair.poses), roll=roll)
+    assert engaged_of(repair.poses) == engaged | set(repair.added)
+    for mid, tid in contact.items():
+        p = repair.poses[mid]
+        assert math.dist((p.x, p.y), targets[tid]) - 2 * R_IN <= 0.005
