@@ -303,7 +303,7 @@ class _Rows:
             worst = g(eased.x).min()
             if worst >= 0:
                 return eased.x.reshape(-1, 2)
-            if worst < -HOPELESS * (1 if trial else FAR):
+            if trial == 0 and worst < -HOPELESS * FAR:
                 return None
             if worst < -HOPELESS:
                 continue
