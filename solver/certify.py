@@ -53,10 +53,13 @@ def certify(
     battlefield: Battlefield,
     options: SolveOptions,
     deadline: float,
+    prior: Result | None = None,
 ) -> Result:
     """The result with its bound, status, proof and minimum roll certified by the relaxation
     (the placements are never changed), within `deadline` (what is left of the time limit;
-    only a proof's second opinion may run briefly past it)."""
+    only a proof's second opinion may run briefly past it). `prior` is an answer to the same
+    scenario already certified (the first answer of a refined solve): where it asks the same
+    question, its certificate is taken instead of searched again (`_same_bound_question`)."""
     started = time.perf_counter()
     seconds = max(0.0, deadline - started)
     z = zones(scenario, battlefield)
@@ -73,7 +76,14 @@ def certify(
     roll = result.action.roll if result.action is not None else None
     moved = result.status in (Status.OPTIMAL, Status.FEASIBLE) and bool(result.objective)
     min_roll_share = 0.15 if result.min_roll is not None else 0.0
-    if moved:
+    if moved and prior is not None and _same_bound_question(prior, result):
+        stats["candidate_bound"] = dict(result.bound)
+        stats.update({k: prior.stats[k] for k in BOUND_STATS if k in prior.stats})
+        stats["relaxation"] = dict(prior.stats.get("relaxation") or stats["relaxation"])
+        stats["certificate_from"] = REUSED
+        update["bound"] = dict(prior.bound)
+        update["status"] = prior.status
+    elif moved:
         found = {t: int(result.objective[t]) for t in ("base_contact", "engaged")}
         at = roll if roll is not None else dice_max
         proven = straight_line_ceilings(scenario, at)
@@ -165,7 +175,9 @@ def certify(
         stats["proof_confirmed_by"] = ["shapely"]
         stats["bound_scope"] = "continuous"
     straight = _straight_line_min_roll_proof(scenario, result.min_roll)
-    if straight is not None:
+    if prior is not None and _same_min_roll_question(prior, result):
+        stats.update({k: prior.stats[k] for k in MIN_ROLL_STATS if k in prior.stats})
+    elif straight is not None:
         stats["min_roll_proven"] = True
         stats["min_roll_proof"] = straight
         stats["min_roll_proof_confirmed_by"] = ["straight line"]
@@ -186,6 +198,55 @@ def certify(
     stats["relaxation"]["seconds"] = round(spent, 3)
     stats["seconds"] = round(float(stats.get("seconds", 0.0)) + spent, 3)
     return result.model_copy(update=update)
+
+
+BOUND_STATS = (
+    "straight_line_bound",
+    "beyond_engagement_reach",
+    "ring_packing_bound",
+    "split_unit_bound",
+    "pair_bound",
+    "ring_packing_contradiction",
+    "split_unit_contradiction",
+    "pair_contradiction",
+    "relaxation_contradiction",
+    "bound_scope",
+)
+"""What the bound's search leaves in the stats besides `relaxation` (taken from a prior
+certificate with the bound)."""
+MIN_ROLL_STATS = (
+    "min_roll_proven",
+    "min_roll_proof",
+    "min_roll_proof_confirmed_by",
+    "min_roll_proof_disagreement",
+)
+REUSED = "first answer (same roll and counts: its ceilings hold, and a second search finds no more)"
+"""`stats.certificate_from` where a refined answer takes the first answer's certificate."""
+
+
+def _same_bound_question(prior: Result, result: Result) -> bool:
+    """Whether `result` asks of the bound exactly what `prior`'s certificate answered: both
+    move the unit at the same roll with the same base contact and engaged counts (the
+    ceilings on engagement are conditioned on the base contacts found). On the random
+    10-model charges left `feasible`, the second search took 2 s and proved the same."""
+    terms = ("base_contact", "engaged")
+    return (
+        prior.status in (Status.OPTIMAL, Status.FEASIBLE)
+        and bool(prior.objective)
+        and prior.action is not None
+        and result.action is not None
+        and prior.action.roll == result.action.roll
+        and all(int(prior.objective[t]) == int(result.objective[t]) for t in terms)
+    )
+
+
+def _same_min_roll_question(prior: Result, result: Result) -> bool:
+    """Whether `prior`'s proof for the roll below the minimum answers `result`'s too."""
+    return (
+        prior.min_roll is not None
+        and prior.min_roll == result.min_roll
+        and "min_roll_proven" in prior.stats
+    )
 
 
 def _pair_facts(pairs: PairCeiling) -> dict[str, object]:

@@ -438,19 +438,19 @@ def _first_feasible(c, scenario, options, rolls: range, deadline: float):
     return None, None, settled
 
 
-def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
+def solve_charge(scenario: Scenario, options: SolveOptions, prior: Result | None = None) -> Result:
     """Solve a charge at the given roll (or at the minimum roll that succeeds), then fill in
     the minimum roll, its chances and the base contact each larger roll buys, and certify it.
     A small unit's answer that is not proven best is solved again on finer candidates
-    (`refine`)."""
+    (`refine`), whose certificate starts from the first one (`prior`)."""
     t0 = time.perf_counter()
     result, battlefield = _grid_answer(scenario, options, t0)
     end = t0 + options.time_limit_s
-    first = certify(result, scenario, battlefield, options, end)
+    first = certify(result, scenario, battlefield, options, end, prior)
     left = end - time.perf_counter()
     if not may_refine(scenario, options) or first.status != Status.FEASIBLE or left < REFINE_MIN_S:
         return _repaired(first, scenario, battlefield, options, t0)
-    fine = solve_charge(scenario, replace(finer(options), time_limit_s=left))
+    fine = solve_charge(scenario, replace(finer(options), time_limit_s=left), first)
     kept = fine if keep_refined(first, fine) else first
     stats = dict(kept.stats)
     stats["refined"] = {
@@ -460,6 +460,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions) -> Result:
             "finer": fine.stats.get("candidates"),
         },
         "objective": {"first": dict(first.objective), "finer": dict(fine.objective)},
+        "certificate": "first" if "certificate_from" in fine.stats else "own",
     }
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     return _repaired(kept.model_copy(update={"stats": stats}), scenario, battlefield, options, t0)

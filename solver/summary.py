@@ -238,7 +238,10 @@ def refined_lines(refined: object) -> list[str]:
     }
     n = refined["candidates"]
     kept = "kept" if refined["kept"] == "finer" else "not kept"
+    same = "; the same counts, so the first answer's bounds stand" * (
+        refined.get("certificate") == "first"
+    )
     return [
         f"  Not proven best on the first {n['first']} positions ({counts['first']}); "
-        f"solved again on {n['finer']} finer ones ({counts['finer']}, {kept})"
+        f"solved again on {n['finer']} finer ones ({counts['finer']}, {kept}){same}"
     ]

@@ -9,9 +9,11 @@ from dataclasses import replace
 from builders import make_scenario
 
 from chargeopt.geometry import Battlefield
-from chargeopt.models import Result, Scenario, Status
+from chargeopt.models import Result, ResultAction, Scenario, Status
+from chargeopt.solver import certify as certify_module
 from chargeopt.solver import ring_packing as rp
 from chargeopt.solver import solve
+from chargeopt.solver.certify import _same_bound_question
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.refine import finer, keep_refined, may_refine
 from chargeopt.solver.relaxation_zones import zones
@@ -41,6 +43,7 @@ def test_a_squeezed_third_model_is_found_on_finer_candidates() -> None:
     refined = result.stats["refined"]
     assert refined["kept"] == "finer"
     assert refined["objective"]["first"]["engaged"] == 2
+    assert refined["certificate"] == "own"
     assert refined["candidates"]["finer"] > refined["candidates"]["first"]
     assert not result.violations
     assert "solved again on" in summarise_result(result)
@@ -149,3 +152,59 @@ def test_band_sectors_bound_engagement_where_squares_cannot(monkeypatch) -> None
     assert result.objective["base_contact"] == 5
     assert result.objective["engaged"] == 6
     assert result.bound == {"base_contact": 5, "engaged": 6}
+
+
+def _behind_a_ruin() -> Scenario:
+    """Ten marines, roll 6, two target marines with a ruin wall across B1's south-west: the
+    first answer (2 in base contact, 3 engaged, at most 5 by the band's packing) is not
+    proven, and the finer candidates find the same counts."""
+    attackers = [(5.99, 6.29), (7.62, 6.29), (6.19, 7.67), (7.55, 7.76), (6.04, 9.17)]
+    attackers += [(7.53, 9.29), (6.16, 10.78), (7.53, 10.8), (6.09, 12.16), (7.58, 12.2)]
+    walls = [[[10.86, 14.85], [12.84, 17.32]], [[13.23, 6.4], [11.79, 7.92]]]
+    terrain = [
+        {"id": f"w{i}", "kind": "wall", "path": path, "thickness": 0.25, "height": 5.0}
+        for i, path in enumerate(walls)
+    ]
+    return make_scenario(attackers, {"B": [(13.63, 8.3), (15.03, 8.36)]}, roll=6, terrain=terrain)
+
+
+def test_the_refined_answer_takes_the_first_certificate_for_the_same_counts(monkeypatch) -> None:
+    searches: list[float] = []
+    real = certify_module.ring_packing_ceilings
+
+    def counted(*args, **kwargs):
+        searches.append(args[3])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(certify_module, "ring_packing_ceilings", counted)
+    result = solve(_behind_a_ruin(), options=SolveOptions(roll_table=False, time_limit_s=10))
+    assert result.status == Status.FEASIBLE
+    assert (result.objective["base_contact"], result.objective["engaged"]) == (2, 3)
+    assert result.bound == {"base_contact": 2, "engaged": 5}
+    refined = result.stats["refined"]
+    assert refined["kept"] == "finer"
+    assert refined["objective"]["first"]["engaged"] == 3
+    assert refined["certificate"] == "first"
+    assert searches == [6.0]
+    assert result.stats["certificate_from"] == certify_module.REUSED
+    assert result.stats["ring_packing_bound"]["engaged"] == 5
+    assert result.stats["min_roll_proven"] is True
+    assert not result.violations
+    assert "the first answer's bounds stand" in summarise_result(result)
+
+
+def _charge(roll: int) -> ResultAction:
+    return ResultAction(kind="charge", unit="A", targets=("B",), roll=roll)
+
+
+def test_a_certificate_is_taken_only_for_the_same_roll_and_counts() -> None:
+    first = _result(Status.FEASIBLE, 2, 3).model_copy(update={"action": _charge(6)})
+    same = _result(Status.FEASIBLE, 2, 3).model_copy(update={"action": _charge(6)})
+    assert _same_bound_question(first, same)
+    assert not _same_bound_question(first, same.model_copy(update={"action": _charge(7)}))
+    more = _result(Status.FEASIBLE, 2, 4).model_copy(update={"action": _charge(6)})
+    assert not _same_bound_question(first, more)
+    fewer_contacts = _result(Status.FEASIBLE, 1, 3).model_copy(update={"action": _charge(6)})
+    assert not _same_bound_question(first, fewer_contacts)
+    unknown = _result(Status.UNKNOWN, 0, 0).model_copy(update={"action": _charge(6)})
+    assert not _same_bound_question(unknown, same)
