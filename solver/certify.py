@@ -124,6 +124,8 @@ def certify(
             ids = [m.id for m in scenario.acting_unit.models]
             beyond["regions"] = [m for m in ids if m not in pairs.capable]
             proven = _tighter(proven, {"engaged": pairs.engaged}, found, stats, "pair")
+            every_test = {"engaged": _reach_every_test(ids, beyond)}
+            proven = _tighter(proven, every_test, found, stats, "reach")
             closed = all(proven[t] <= found[t] for t in found)
         finer = None
         if not closed and proven["base_contact"] > found["base_contact"]:
@@ -209,6 +211,7 @@ BOUND_STATS = (
     "ring_packing_contradiction",
     "split_unit_contradiction",
     "pair_contradiction",
+    "reach_contradiction",
     "relaxation_contradiction",
     "bound_scope",
 )
@@ -247,6 +250,15 @@ def _same_min_roll_question(prior: Result, result: Result) -> bool:
         and prior.min_roll == result.min_roll
         and "min_roll_proven" in prior.stats
     )
+
+
+def _reach_every_test(ids: list[str], beyond: dict[str, list[str]]) -> int:
+    """The models that pass every reach test (straight line, legal paths, exact regions): a
+    model that fails one cannot end engaged, and each test lets through some that another
+    rules out (scaling-v1 c40-walls-s1: 18 in a straight line, 17 along legal paths, 16 by
+    both)."""
+    ruled_out = set().union(*beyond.values())
+    return sum(1 for m in ids if m not in ruled_out)
 
 
 def _pair_facts(pairs: PairCeiling) -> dict[str, object]:

@@ -23,6 +23,7 @@ from chargeopt.solver.candidates import CONTACT_GAP_IN
 from chargeopt.solver.contact_witness import contact_spots
 from chargeopt.solver.relaxation_zones import zones
 from chargeopt.solver.ring_packing import contact_ceiling
+from chargeopt.solver.summary import summarise_result
 
 R32 = 32 / 25.4 / 2
 R40 = 40 / 25.4 / 2
@@ -88,7 +89,14 @@ def test_the_spots_bring_a_horde_to_its_contact_ceiling() -> None:
     assert result.stats["contact_spots"] == {"spots": 11, "candidate_ceiling": 10}
     assert result.objective["base_contact"] == 11
     assert result.bound["base_contact"] == 11
-    assert result.status == Status.FEASIBLE  # engaged: 14 found, 17 the ceiling
+    assert result.status == Status.FEASIBLE
+    assert result.objective["engaged"] == 14
+    beyond = result.stats["beyond_engagement_reach"]
+    straight, legal_paths = set(beyond["straight_line"]), set(beyond["legal_paths"])
+    assert legal_paths - straight == {"A17", "A18"}  # in a straight line, only into a wall
+    assert straight - legal_paths == {"A21"}  # 0.02" short; a path meets a 0.1" band square
+    assert result.bound["engaged"] == 16
+    assert "only 16 models can reach engagement range" in summarise_result(result)
     assert check_placement(s, list(result.placements)) == []
 
 
