@@ -84,8 +84,8 @@ def main() -> None:
     "--repair",
     is_flag=True,
     help="If the answer is short of its engagement bound, try to bring more models within "
-    "engagement range by shifting the unit off the candidate positions (up to a tenth of the "
-    "time limit).",
+    "engagement range by shifting the unit off the candidate positions and laying its front "
+    "out again (up to two fifths of the time limit).",
 )
 def solve(
     scenario_file: str,

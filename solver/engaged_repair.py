@@ -24,6 +24,7 @@ from chargeopt.models import RoundBase, Scenario, TerrainKind
 
 from .contact_bound import engagement_reach_in
 from .engagement_regions import engagement_regions
+from .packing_seeds import SEED_DTIME, Seeds, packed_seeds
 from .polish import Pose
 from .ring_packing import applies
 
@@ -46,6 +47,9 @@ EASING_ITERATIONS = 150
 TRIALS = 3
 JITTER_IN = 0.15
 """Starts per spot: the layout as it stands, then TRIALS - 1 shaken by this much (normal)."""
+REPACK_TRIES = 3
+"""Packings tried (CP-SAT seeds) for each model more before the repacking stops: on
+c30-walls-s1 two starts in three squeeze into a legal layout with an 18th model."""
 
 Accept = Callable[[dict[str, Pose], int], bool]
 """Whether repaired poses are legal, keep every base contact and have at least the given
@@ -82,9 +86,11 @@ def repair_engaged(
     accept: Accept,
 ) -> Repair | None:
     """Poses with more models engaged than `engaged`, one model at a time (nearest to its
-    region first; the others tried again after each pass that added one), until `ceiling` or
-    `deadline`; None if no model could be added. `contact` maps each model in base contact to
-    a target model it touches; it keeps touching it."""
+    region first; the others tried again after each pass that added one), then by laying the
+    front out again from packings of the bands (`_repack`), until `ceiling` or `deadline`;
+    None if no model could be added. `contact` maps each model in base contact to a target
+    model it touches; one at a time, it keeps touching it; a repacked front keeps at least as
+    many contacts."""
     regions = engagement_regions(scenario, roll, outer=False)
     layout = _Layout.of(scenario, battlefield, roll)
     engaged = set(engaged)
@@ -106,7 +112,68 @@ def repair_engaged(
         if len(waiting) == len(left := [m for m in waiting if m not in engaged]):
             break
         waiting = left
+    repacked = _repack(layout, poses, engaged, contact, ceiling, deadline, accept)
+    if repacked is not None:
+        poses = repacked.poses
+        added += [m for m in repacked.added if m not in added]
     return Repair(poses, tuple(added)) if added else None
+
+
+def _repack(
+    layout: _Layout,
+    poses: dict[str, Pose],
+    engaged: set[str],
+    contact: dict[str, str],
+    ceiling: int,
+    deadline: float,
+    accept: Accept,
+) -> Repair | None:
+    """The front laid out again from packings of the bands (`packing_seeds`), each placing one
+    model more than the last legal layout and squeezed by the rows from its start; stops where
+    none of `REPACK_TRIES` packings squeezes into a legal layout, at `ceiling` or at
+    `deadline`. `added` lists the models newly engaged (a repacked front may leave out one the
+    answer had)."""
+    scenario, battlefield, roll = layout.scenario, layout.battlefield, layout.roll
+    added: list[str] = []
+    while len(engaged) < ceiling and time.perf_counter() < deadline:
+        for seed in range(REPACK_TRIES):
+            work = (deadline, SEED_DTIME, seed)
+            seeds = packed_seeds(scenario, battlefield, roll, len(contact), len(engaged) + 1, work)
+            moved = None if seeds is None else _squeezed(layout, poses, engaged, seeds, accept)
+            if moved is not None or time.perf_counter() >= deadline:
+                break
+        if moved is None:
+            break
+        added += [m for m in layout.ids if m in seeds.centres and m not in engaged]
+        poses, engaged, contact = moved, set(seeds.centres), seeds.contact
+    return Repair(poses, tuple(added)) if added else None
+
+
+def _squeezed(
+    layout: _Layout, poses: dict[str, Pose], engaged: set[str], seeds: Seeds, accept: Accept
+) -> dict[str, Pose] | None:
+    """The unit squeezed from the seeds' start (the seeded models there, the other models the
+    answer had engaged back at their starts, the rest where they stand): legal poses with
+    every seeded model engaged, or None. A second squeeze starts where the first ended, with
+    rows for the bases that came near on the way."""
+    now = np.array([[poses[m].x, poses[m].y] for m in layout.ids])
+    for k, mid in enumerate(layout.ids):
+        if mid in seeds.centres:
+            now[k] = seeds.centres[mid]
+        elif mid in engaged:
+            now[k] = layout.start[k]
+    scenario, battlefield, roll = layout.scenario, layout.battlefield, layout.roll
+    for _ in range(2):
+        rows = _Rows(layout, now, None)
+        rows.add_rules(set(seeds.centres), seeds.contact)
+        centres = rows.solve()
+        if centres is None:
+            return None
+        moved = _moved(scenario, battlefield, poses, centres, roll)
+        if moved is not None and accept(moved, len(seeds.centres)):
+            return moved
+        now = centres
+    return None
 
 
 @dataclass(frozen=True)
@@ -114,6 +181,7 @@ class _Layout:
     """The fixed geometry of the charge: starts, radii, other models, targets."""
 
     scenario: Scenario
+    battlefield: Battlefield
     roll: float
     ids: tuple[str, ...]
     other_ids: tuple[str, ...]
@@ -145,6 +213,7 @@ class _Layout:
         ]
         return cls(
             scenario,
+            battlefield,
             roll,
             tuple(m.id for m in unit.models),
             tuple(oid for *_, oid in rows),

@@ -28,9 +28,10 @@ class SolveOptions:
     roll_table: bool = True
     repair: bool = False
     """After a charge's certificate, try to bring more models within engagement range by
-    shifting the unit off the candidates (`engaged_repair`, up to a tenth of the time limit).
-    Off by default: it adds up to a second to a 30-model charge, over the 2 s the benchmarks
-    hold it to, for one more engaged model on one scaling-v1 horde in nine."""
+    shifting the unit off the candidates, one model at a time and then by laying the front out
+    again from packings of the bands (`engaged_repair`, up to two fifths of the time limit).
+    Off by default: where it finds nothing it spends seconds on a horde, over the 2 s the
+    benchmarks hold a 30-model charge to."""
 
     def __post_init__(self) -> None:
         if self.time_limit_s <= 0:

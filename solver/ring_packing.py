@@ -158,7 +158,7 @@ def ring_packing_ceilings(
     work = (deadline, BAND_DTIME, seed)
     bands = [(band, band_allowed, band_base)]
     if n <= FINE_MAX_MODELS:
-        sectors, sector_base = _ring_sectors(z, False, BAND_ARC_IN)
+        sectors, sector_base = ring_sectors(z, False, BAND_ARC_IN)
         near = within_straight_reach(scenario, z, roll, sectors, sector_base)
         if near.any(axis=0).sum() <= MAX_BAND_CELLS:
             sector_allowed = reachable(scenario, battlefield, z, roll, sectors, near)
@@ -252,7 +252,7 @@ def _contact_reach(
 ) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
     """The contact rings' sectors (`arc_in` long), each one's base kind, and which models reach
     which."""
-    cells, base_of = _ring_sectors(z, True, arc_in)
+    cells, base_of = ring_sectors(z, True, arc_in)
     near = within_straight_reach(scenario, z, roll, cells, base_of)
     return cells, base_of, reachable(scenario, battlefield, z, roll, cells, near)
 
@@ -327,7 +327,7 @@ def applies(scenario: Scenario, battlefield: Battlefield) -> bool:
     return all(isinstance(u.base_of(m), RoundBase) for u in (unit, *targets) for m in u.models)
 
 
-def _ring_sectors(z: Zones, contact: bool, arc_in: float) -> tuple[cl.Cells, np.ndarray]:
+def ring_sectors(z: Zones, contact: bool, arc_in: float) -> tuple[cl.Cells, np.ndarray]:
     """Sectors `arc_in` long of every contact ring (`contact`) or engagement band (each the
     whole depth of its ring) that a centre may legally occupy, with each one's base kind."""
     parts, bases = [], []
@@ -496,12 +496,33 @@ def pack_points(
     work: tuple[float, float, int],
     ceiling: int,
     at_least: int,
+    *,
+    counted: np.ndarray | None = None,
+    counted_at_least: int = 0,
+    overlap_in: float = -MARGIN_IN,
+    max_points: int | None = None,
 ) -> np.ndarray | None:
     """The points (cells of no extent) of the largest packing found with at least `at_least`
-    models, up to `ceiling`, where no two bases overlap at all: indices into `points`, or
-    None if none is found within `work`. A placement, not a bound: its distances are exact."""
-    limits = {"max_cells": len(points), "ceiling": ceiling, "overlap_in": -MARGIN_IN}
-    solved = _solve_packing(points, allowed, base_of, z, work, at_least_total=at_least, **limits)
+    models, up to `ceiling`, at least `counted_at_least` of them on `counted` points, where no
+    two bases overlap by more than `overlap_in` (by default they stay apart): indices into
+    `points`, or None if none is found within `work` or more than `max_points` are reachable.
+    A placement (or, with an overlap, a start for one), not a bound."""
+    limits = {
+        "max_cells": len(points) if max_points is None else max_points,
+        "ceiling": ceiling,
+        "overlap_in": overlap_in,
+    }
+    solved = _solve_packing(
+        points,
+        allowed,
+        base_of,
+        z,
+        work,
+        counted,
+        counted_at_least,
+        at_least_total=at_least,
+        **limits,
+    )
     if solved is None:
         return None
     solver, y, used = solved

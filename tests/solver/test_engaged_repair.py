@@ -182,8 +182,9 @@ def test_a_repair_keeps_every_contact_and_passes_the_checker(
     case: tuple[Scenario, dict[str, Pose], int],
 ) -> None:
     """On legal layouts with some models out of engagement range, a repair (when it finds
-    one) engages more models, keeps each base contact and passes the checker; it never
-    raises."""
+    one) engages more models, as many in base contact, and passes the checker; it never
+    raises. (One model at a time keeps each contact where it is; a repacked front may touch
+    other target models.)"""
     scenario, poses, roll = case
     assume(check_placement(scenario, _placements(poses), roll=roll) == [])
     targets = {m.id: (m.x, m.y) for m in scenario.unit_by_id["B"].models}
@@ -223,7 +224,12 @@ def test_a_repair_keeps_every_contact_and_passes_the_checker(
     if repair is None:
         return
     assert not check_placement(scenario, _placements(repair.poses), roll=roll)
-    assert engaged_of(repair.poses) == engaged | set(repair.added)
-    for mid, tid in contact.items():
-        p = repair.poses[mid]
-        assert math.dist((p.x, p.y), targets[tid]) - 2 * R_IN <= 0.005
+    now_engaged = engaged_of(repair.poses)
+    assert len(now_engaged) > len(engaged)
+    assert set(repair.added) <= now_engaged
+    touching = {
+        mid
+        for mid, p in repair.poses.items()
+        if min(math.dist((p.x, p.y), xy) for xy in targets.values()) - 2 * R_IN <= 0.005
+    }
+    assert len(touching) >= len(contact)
