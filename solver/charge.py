@@ -530,6 +530,10 @@ def _repaired(
     objective = _objective_of(placements)
     closed = all(objective[t] >= result.bound[t] for t in ("base_contact", "engaged"))
     stats["repair"]["engaged"] = {"candidates": int(found), "repaired": objective["engaged"]}
+    now_engaged = {p.model for p in placements if p.engaged}
+    stats["repair"]["left"] = [
+        p.model for p in result.placements if p.engaged and p.model not in now_engaged
+    ]
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     if closed:
         stats["bound_scope"] = "continuous"

@@ -217,14 +217,17 @@ def summarise_result(result: Result) -> str:
 
 
 def repair_lines(repair: object) -> list[str]:
-    """Which models the continuous repair brought within engagement range."""
+    """Which models the continuous repair brought within engagement range, and which of the
+    answer's engaged models a repacked front left out."""
     if not isinstance(repair, dict) or not repair.get("added"):
         return []
     counts = repair["engaged"]
+    left = repair.get("left") or []
+    out = f" and {', '.join(left)} out of it" if left else ""
     return [
-        f"  Repaired: {', '.join(repair['added'])} brought within engagement range by shifting "
-        f"the unit off the candidates ({counts['repaired']} engaged; {counts['candidates']} on "
-        "the candidates)"
+        f"  Repaired: {', '.join(repair['added'])} brought within engagement range{out} by "
+        f"shifting the unit off the candidates ({counts['repaired']} engaged; "
+        f"{counts['candidates']} on the candidates)"
     ]
 
 

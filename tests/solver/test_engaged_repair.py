@@ -120,7 +120,7 @@ def test_a_horde_gains_a_model_in_engagement_range() -> None:
     assert 24 <= result.objective["engaged"] <= result.bound["engaged"] == 28
     repair = result.stats["repair"]
     assert repair["engaged"] == {"candidates": 23, "repaired": result.objective["engaged"]}
-    assert len(repair["added"]) == result.objective["engaged"] - 23
+    assert len(repair["added"]) - len(repair["left"]) == result.objective["engaged"] - 23
     assert "Repaired: " in summarise_result(result)
 
 
@@ -129,6 +129,13 @@ def test_the_summary_names_the_repaired_models() -> None:
     assert repair_lines(stats) == [
         "  Repaired: A25 brought within engagement range by shifting the unit off the "
         "candidates (24 engaged; 23 on the candidates)"
+    ]
+    stats = {"added": ["A3", "A7", "A11"], "left": ["A5", "A8"]} | {
+        "engaged": {"candidates": 11, "repaired": 12}
+    }
+    assert repair_lines(stats) == [
+        "  Repaired: A3, A7, A11 brought within engagement range and A5, A8 out of it by "
+        "shifting the unit off the candidates (12 engaged; 11 on the candidates)"
     ]
     assert repair_lines({"added": [], "seconds": 0.1}) == []
     assert repair_lines(None) == []
