@@ -4,6 +4,8 @@ written as a smooth inequality on the centres (least squares, then SLSQP): reach
 line, no overlap, no base on a wall or impassable footprint, base contact and engagement kept,
 the closer rule, coherency. A lattice cannot make those small shifts of many models at once:
 on scaling-v1 c30-open-s2 the repair engages a 24th model where the candidates' best has 23.
+Where no model alone can be added, the whole front is laid out again from a packing of the
+bands (`packing_seeds`) and squeezed the same way (c30-walls-s1: 18 where the answer has 17).
 Paths are left to `_moved` and `accept` (the independent checker and the counts), which every
 repaired layout must pass: a repair can only fail, never break a rule."""
 
@@ -54,8 +56,9 @@ packing is found (CP-SAT proves there is none, or runs out of work) no other see
 on c20-open-s2 and c40-walls-s1 none of five seeds found one."""
 
 Accept = Callable[[dict[str, Pose], int], bool]
-"""Whether repaired poses are legal, keep every base contact and have at least the given
-number of models engaged (the caller checks them with the independent checker)."""
+"""Whether repaired poses are legal, have at least as many models in base contact as the answer
+and at least the given number of models engaged (the caller checks them with the independent
+checker)."""
 
 
 @dataclass(frozen=True)
@@ -133,8 +136,8 @@ def _repack(
     """The front laid out again from packings of the bands (`packing_seeds`), each placing one
     model more than the last legal layout and squeezed by the rows from its start; stops where
     none of `REPACK_TRIES` packings squeezes into a legal layout, at `ceiling` or at
-    `deadline`. `added` lists the models newly engaged (a repacked front may leave out one the
-    answer had)."""
+    `deadline`. `added` lists the models newly engaged (a repacked front may leave out models
+    the answer had; the caller names them)."""
     scenario, battlefield, roll = layout.scenario, layout.battlefield, layout.roll
     added: list[str] = []
     while len(engaged) < ceiling and time.perf_counter() < deadline:
