@@ -163,7 +163,8 @@ def _squeezed(
     """The unit squeezed from the seeds' start (the seeded models there, the other models the
     answer had engaged back at their starts, the rest where they stand): legal poses with
     every seeded model engaged, or None. A second squeeze starts where the first ended, with
-    rows for the bases that came near on the way."""
+    rows for the bases that came near on the way. No row is eased (`_eased`): a packed start
+    is no legal layout, and bases it sets up to 0.01" into each other would stay there."""
     now = np.array([[poses[m].x, poses[m].y] for m in layout.ids])
     for k, mid in enumerate(layout.ids):
         if mid in seeds.centres:
@@ -172,7 +173,7 @@ def _squeezed(
             now[k] = layout.start[k]
     scenario, battlefield, roll = layout.scenario, layout.battlefield, layout.roll
     for _ in range(2):
-        rows = _Rows(layout, now, None)
+        rows = _Rows(layout, now, None, eased=False)
         rows.add_rules(set(seeds.centres), seeds.contact)
         centres = rows.solve()
         if centres is None:
@@ -255,10 +256,13 @@ class _Layout:
 
 class _Rows:
     """Inequalities sign * (|p_i - q|^2 - c) >= 0 on the unit's centres p, where q is another
-    centre of the unit or a fixed point."""
+    centre of the unit or a fixed point; `eased` lets the limits give way to a legal layout
+    where the models stand (`_eased`), which a packed start is not."""
 
-    def __init__(self, layout: _Layout, now: np.ndarray, newcomer: int) -> None:
-        self.layout, self.now, self.newcomer = layout, now, newcomer
+    def __init__(
+        self, layout: _Layout, now: np.ndarray, newcomer: int | None, eased: bool = True
+    ) -> None:
+        self.layout, self.now, self.newcomer, self.eased = layout, now, newcomer, eased
         self.i: list[int] = []
         self.j: list[int] = []
         self.anchor: list[tuple[float, float]] = []
@@ -273,7 +277,7 @@ class _Rows:
         or a fixed point. The limit gives way to where the models stand (`_eased`)."""
         fixed = not isinstance(q, int)
         point = q if fixed else self.now[q]
-        if self.newcomer not in (i, None if fixed else q):
+        if self.eased and self.newcomer not in (i, None if fixed else q):
             limit = _eased(limit, float(np.hypot(*(self.now[i] - point))), sign)
         self.i.append(i)
         self.j.append(-1 if fixed else q)
@@ -300,7 +304,7 @@ class _Rows:
             to_edges = _to_edges(now[i], lay.edges)
             for e in np.flatnonzero(to_edges < r[i] + NEAR_IN):
                 limit = r[i] + SLACK_IN / 2
-                if i != self.newcomer:
+                if self.eased and i != self.newcomer:
                     limit = _eased(limit, float(to_edges[e]), 1.0)
                 self.edge_of.append(i)
                 self.edge.append(int(e))

@@ -16,8 +16,10 @@ from chargeopt.geometry import Battlefield, legal_move_length
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Scenario, Status, load_scenario
 from chargeopt.solver import solve
-from chargeopt.solver.engaged_repair import applies_to, repair_engaged
+from chargeopt.solver.charge import _placements as _placements_of
+from chargeopt.solver.engaged_repair import _Layout, _squeezed, applies_to, repair_engaged
 from chargeopt.solver.options import SolveOptions
+from chargeopt.solver.packing_seeds import Seeds
 from chargeopt.solver.polish import Pose
 from chargeopt.solver.summary import repair_lines, summarise_result
 
@@ -240,3 +242,46 @@ def test_a_repair_keeps_every_contact_and_passes_the_checker(
         if min(math.dist((p.x, p.y), xy) for xy in targets.values()) - 2 * R_IN <= 0.005
     }
     assert len(touching) >= len(contact)
+
+
+def test_a_packed_start_is_squeezed_apart_not_kept_where_it_overlaps() -> None:
+    """Ten marines (roll 6) against two, an answer with A2, A4, A6 and A8 engaged: a start
+    with A10 engaged too (A6 touching B1) where A4 overlaps A2 and A6 by 0.007" each.
+    Rows eased to where the start stands keep those overlaps (the checker allows 0.005") and
+    the squeeze fails; from a packing every row must hold exactly, and the squeeze ends
+    legal with all five engaged."""
+    starts = [
+        (5.116, 7.495), (6.621, 7.514), (5.14, 8.958), (6.529, 9.115), (5.056, 10.487),
+        (6.645, 10.561), (5.014, 12.045), (6.617, 11.968), (5.115, 13.459), (6.552, 13.451),
+    ]  # fmt: skip
+    scenario = make_scenario(starts, {"B": [(13.723, 9.651), (15.334, 9.714)]}, roll=6)
+    battlefield = Battlefield.from_scenario(scenario)
+    answer = {
+        "A1": (8.546, 8.174), "A2": (11.792, 8.48), "A3": (5.387, 8.978), "A4": (12.466, 9.55),
+        "A6": (11.635, 10.514), "A8": (12.505, 11.508),
+    }  # fmt: skip
+    poses = {
+        f"A{k + 1}": Pose(*xy, 0.0, 0.0, math.dist(start, xy))
+        for k, start in enumerate(starts)
+        for xy in [answer.get(f"A{k + 1}", start)]
+    }
+    centres = {
+        "A2": (12.613, 7.682), "A4": (11.735, 8.576), "A6": (12.458, 9.599),
+        "A8": (12.613, 11.621), "A10": (11.657, 10.57),
+    }  # fmt: skip
+    assert math.dist(centres["A4"], centres["A2"]) < 2 * R_IN - 0.005
+    seeds = Seeds(centres, {"A6": "B1"})
+
+    def accept(trial: dict[str, Pose], at_least: int) -> bool:
+        checked = _placements_of(scenario, battlefield, trial)
+        engaged = sum(1 for p in checked if p.engaged)
+        return engaged >= at_least and not check_placement(scenario, checked, roll=6)
+
+    layout = _Layout.of(scenario, battlefield, 6.0)
+    squeezed = _squeezed(layout, poses, {"A2", "A4", "A6", "A8"}, seeds, accept)
+    assert squeezed is not None
+    checked = _placements_of(scenario, battlefield, squeezed)
+    assert sorted(p.model for p in checked if p.engaged) == ["A10", "A2", "A4", "A6", "A8"]
+    assert [p.contact for p in checked if p.contact] == [("B1",)]
+    assert not check_placement(scenario, checked, roll=6)
+    assert all(p.moved <= 6.0 for p in squeezed.values())
