@@ -274,7 +274,8 @@ class _Rows:
 
     def _row(self, i: int, q: int | np.ndarray, limit: float, sign: float) -> None:
         """|p_i - q| >= limit (sign 1) or <= limit (sign -1); q a model of the unit (its index)
-        or a fixed point. The limit gives way to where the models stand (`_eased`)."""
+        or a fixed point. Where `eased`, the limit gives way to where the models stand
+        (`_eased`)."""
         fixed = not isinstance(q, int)
         point = q if fixed else self.now[q]
         if self.eased and self.newcomer not in (i, None if fixed else q):
