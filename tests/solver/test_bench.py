@@ -371,4 +371,21 @@ def test_bounds_table_counts_layouts_where_every_run_met_its_bound() -> None:
         "| b | 20 | 9 / 9, 9 / 10 | 9 / 9, 9 / 10 | continuous, candidates | 1/2 |",
         "",
         "The bound met the objective in every run on 1 of 2 layouts (50%).",
+        "On base contact alone (the first term) it met it in every run on 1 of 2 layouts (50%).",
+    ]
+
+
+def test_bounds_table_counts_base_contact_alone_apart_from_every_term() -> None:
+    """c: base contact proven (9 of 9) but engaged short of its bound (15 of 17), so `feasible`;
+    d: proven infeasible. Every term: d only (1 of 2); base contact alone: both (2 of 2)."""
+    runs = [
+        _run("c", "chargeopt", "feasible", 9, 1.0, bound=9, engaged=15, engaged_bound=17),
+        _run("d", "chargeopt", "infeasible", None, 1.0),
+    ]
+    record = _record(runs, [_layout("c", 30), _layout("d", 10)])
+    from chargeopt.solver.bench_report import bounds_table, cells
+
+    assert bounds_table(record, cells(record))[-2:] == [
+        "The bound met the objective in every run on 1 of 2 layouts (50%).",
+        "On base contact alone (the first term) it met it in every run on 2 of 2 layouts (100%).",
     ]
