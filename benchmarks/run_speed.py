@@ -124,14 +124,14 @@ def describe(path: Path) -> tuple[str, int]:
 
 def greedy_base_contact(path: Path) -> tuple[float | None, str]:
     """The greedy baseline's base contact and status, if `chargeopt.solver.solve_greedy` exists
-    (or `chargeopt.solver.baseline.solve_greedy`, before it is exported).
+    (or `chargeopt.solver.bench.baseline.solve_greedy`, before it is exported).
 
     Returns (None, "absent") when there is no baseline, (None, status) when it found nothing."""
     try:
         from chargeopt.solver import solve_greedy  # type: ignore[attr-defined]
     except ImportError:
         try:
-            from chargeopt.solver.baseline import solve_greedy  # type: ignore[import-not-found]
+            from chargeopt.solver.bench.baseline import solve_greedy  # type: ignore[import-not-found]
         except ImportError:
             return None, "absent"
     from chargeopt.models import ChargeoptError

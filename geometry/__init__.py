@@ -1,17 +1,17 @@
 """chargeopt.geometry: exact shapes, distances, legal paths, start-layout checks and the
 independent rules checker."""
 
-from .checker import VIOLATION_KINDS, check_placement, summarise
-from .config_space import free_space
-from .fight import fight_eligibility
-from .footprints import (
+from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement, summarise
+from chargeopt.geometry.config_space import free_space
+from chargeopt.geometry.fight import fight_eligibility
+from chargeopt.geometry.footprints import (
     OVAL_ERROR_IN,
     Footprint,
     edge_distance,
     overlap_depth,
     vertical_separation,
 )
-from .paths import (
+from chargeopt.geometry.paths import (
     MoverProfile,
     ObstacleMap,
     PathError,
@@ -21,8 +21,8 @@ from .paths import (
     mover_profile,
     obstacle_map,
 )
-from .start_layout import check_start_layout
-from .terrain import Battlefield, TerrainPiece, terrain_shape
+from chargeopt.geometry.start_layout import check_start_layout
+from chargeopt.geometry.terrain import Battlefield, TerrainPiece, terrain_shape
 
 __all__ = [
     "OVAL_ERROR_IN",

@@ -13,9 +13,8 @@ import shapely
 from shapely.geometry import Point, box
 from shapely.geometry.base import BaseGeometry
 
+from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import Scenario, TerrainKind
-
-from .terrain import Battlefield
 
 QUAD_SEGS = 32
 _OUTER = 1 / math.cos(math.pi / (4 * QUAD_SEGS))

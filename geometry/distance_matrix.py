@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
+from chargeopt.geometry.footprints import BaseShape, Footprint
 from chargeopt.models import RoundBase
-
-from .footprints import BaseShape, Footprint
 
 
 def poses_polygons(

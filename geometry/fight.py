@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from chargeopt.models import GameModel, Placement, Scenario, Unit
-
-from .checks_pairs import (
+from chargeopt.geometry.identity_cache import cached_by_identity
+from chargeopt.geometry.move_state import footprint_at_end, footprint_at_start
+from chargeopt.geometry.pairs import (
     RANGE_SLACK_IN,
     SAME_HEIGHT_IN,
     Bases,
@@ -35,10 +35,9 @@ from .checks_pairs import (
     engagement,
     height_gaps,
 )
-from .checks_state import footprint_at_end, footprint_at_start
-from .identity_cache import cached_by_identity
-from .terrain import Battlefield
-from .token_engagement import token_pairs
+from chargeopt.geometry.terrain import Battlefield
+from chargeopt.geometry.token_engagement import token_pairs
+from chargeopt.models import GameModel, Placement, Scenario, Unit
 
 
 def fight_eligibility(

@@ -58,6 +58,9 @@ import shapely
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from chargeopt.geometry.footprints import Footprint
+from chargeopt.geometry.identity_cache import cached_by_identity
+from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import (
     ChargeoptError,
     GameModel,
@@ -69,10 +72,6 @@ from chargeopt.models import (
     Unit,
 )
 from chargeopt.models.rulesets import BIG_MODEL_KEYWORDS
-
-from .footprints import Footprint
-from .identity_cache import cached_by_identity
-from .terrain import Battlefield
 
 ARC_QUAD_SEGS = 16
 TOUCH_TOLERANCE_IN = 1e-6

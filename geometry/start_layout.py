@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from chargeopt.geometry.footprints import Footprint
+from chargeopt.geometry.pairs import SAME_HEIGHT_IN, Bases, height_gaps, overlap_depths
+from chargeopt.geometry.pose import (
+    KIND_WORDS,
+    Surfaces,
+    board_overhang,
+    describe_overhang,
+    terrain_intrusions,
+)
+from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import Scenario, ScenarioError
-
-from .checks_pairs import SAME_HEIGHT_IN, Bases, height_gaps, overlap_depths
-from .checks_pose import KIND_WORDS, Surfaces, board_overhang, describe_overhang, terrain_intrusions
-from .footprints import Footprint
-from .terrain import Battlefield
 
 MAX_PROBLEMS = 10
 

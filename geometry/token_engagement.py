@@ -22,12 +22,11 @@ from dataclasses import dataclass
 import shapely
 from shapely.geometry import LineString
 
+from chargeopt.geometry.footprints import Footprint, edge_distance
+from chargeopt.geometry.move_state import footprint_at_end, footprint_at_start
+from chargeopt.geometry.pairs import RANGE_SLACK_IN
+from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import ActionKind, Placement, Scenario, TerrainKind, Unit
-
-from .checks_pairs import RANGE_SLACK_IN
-from .checks_state import footprint_at_end, footprint_at_start
-from .footprints import Footprint, edge_distance
-from .terrain import Battlefield
 
 
 @dataclass(frozen=True)

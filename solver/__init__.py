@@ -1,7 +1,7 @@
 """chargeopt.solver: the command line and the public Python entry points."""
 
-from .api import SOLVERS, solve, verified
-from .loading import load_checked_scenario as load_scenario
-from .options import SolveOptions
+from chargeopt.solver.api import SOLVERS, solve, verified
+from chargeopt.solver.loading import load_checked_scenario as load_scenario
+from chargeopt.solver.options import SolveOptions
 
 __all__ = ["SOLVERS", "SolveOptions", "load_scenario", "solve", "verified"]

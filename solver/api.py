@@ -7,12 +7,11 @@ from dataclasses import replace
 
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import ActionKind, Result, Scenario, Status, UnsupportedRuleError
-
-from .charge import solve_charge
-from .consolidate import solve_consolidate
-from .heroic_intervention import TENTH_EDITION, solve_heroic_intervention
-from .options import SolveOptions
-from .pile_in import solve_pile_in
+from chargeopt.solver.forty_k.charge import solve_charge
+from chargeopt.solver.forty_k.consolidate import solve_consolidate
+from chargeopt.solver.forty_k.heroic_intervention import TENTH_EDITION, solve_heroic_intervention
+from chargeopt.solver.forty_k.pile_in import solve_pile_in
+from chargeopt.solver.options import SolveOptions
 
 Solver = Callable[[Scenario, SolveOptions], Result]
 
@@ -57,11 +56,11 @@ def solve(
         )
     check_start_layout(scenario)
     if scenario.rules.wtc_walls and kind == ActionKind.CHARGE:
-        from .wtc_walls import solve_wtc_charge
+        from chargeopt.solver.wtc.charge import solve_wtc_charge
 
         solver = solve_wtc_charge
     if kind in (ActionKind.PILE_IN, ActionKind.CONSOLIDATE):
-        from .wtc_close import has_tokens, solve_wtc_close
+        from chargeopt.solver.wtc.close import has_tokens, solve_wtc_close
 
         if has_tokens(scenario):
             plain = solver

@@ -12,7 +12,7 @@ import pytest
 
 from chargeopt.models import ChargeoptError
 from chargeopt.solver import load_scenario
-from chargeopt.solver.bench_suite import file_sha256, load_suite, size_class
+from chargeopt.solver.bench.suite import file_sha256, load_suite, size_class
 
 LAYOUTS = Path(__file__).resolve().parent.parent / "benchmarks" / "layouts"
 MANIFEST_SUITES = ("quick-v1", "curated-v1", "scaling-v1", "pile-in-v1")

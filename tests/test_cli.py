@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from chargeopt.solver.cli import main
+from chargeopt.solver.interface.cli import main
 
 MALFORMED = Path(__file__).resolve().parent / "data" / "malformed"
 CASES = sorted(p.name.removesuffix(".expected") for p in MALFORMED.glob("*.expected"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from chargeopt.solver.cli import main
+from chargeopt.solver.interface.cli import main
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "benchmarks/layouts/examples"
 SCENARIO = str(EXAMPLE / "marines-charge-open.toml")

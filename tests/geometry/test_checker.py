@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement, summarise
-from chargeopt.geometry.checks_close_moves import CLOSE_MOVE_KINDS
-from chargeopt.geometry.checks_tokens import TOKEN_KINDS
-from chargeopt.geometry.checks_tokens_close import CLOSE_TOKEN_KINDS
+from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS
+from chargeopt.geometry.checker.tokens import TOKEN_KINDS
+from chargeopt.geometry.checker.tokens_close import CLOSE_TOKEN_KINDS
 from chargeopt.models import (
     Placement,
     Scenario,

@@ -14,9 +14,9 @@ from builders import make_scenario
 from click.testing import CliRunner
 
 from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement
-from chargeopt.geometry.checks_close_moves import CLOSE_MOVE_KINDS
+from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS
 from chargeopt.models import Placement, Scenario, UnsupportedRuleError, Violation
-from chargeopt.solver.cli import main
+from chargeopt.solver.interface.cli import main
 
 R = 16 / 25.4  # radius of a 32mm base
 D = 2 * R  # centre distance of two touching 32mm bases

@@ -11,7 +11,6 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, Polygon
 
-from chargeopt.geometry.checks_pairs import Bases, edge_distances, overlap_depths
 from chargeopt.geometry.footprints import (
     CIRCLE_QUAD_SEGMENTS,
     OVAL_ERROR_IN,
@@ -19,6 +18,7 @@ from chargeopt.geometry.footprints import (
     Footprint,
     edge_distance,
 )
+from chargeopt.geometry.pairs import Bases, edge_distances, overlap_depths
 from chargeopt.models import HullBase, OvalBase, RoundBase, parse_base
 
 FINE_QUAD_SEGMENTS = 512

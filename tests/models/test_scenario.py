@@ -21,7 +21,7 @@ from chargeopt.models import (
     load_scenario,
     validate_document,
 )
-from chargeopt.solver.cli import main
+from chargeopt.solver.interface.cli import main
 
 
 def minimal_document() -> dict[str, Any]:

@@ -10,7 +10,7 @@ from builders import make_scenario
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import ChargeoptError, Status
 from chargeopt.solver import SolveOptions
-from chargeopt.solver.baseline import solve_greedy
+from chargeopt.solver.bench.baseline import solve_greedy
 
 R32 = 32 / 25.4 / 2
 

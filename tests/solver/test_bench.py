@@ -11,12 +11,13 @@ import pytest
 from click.testing import CliRunner
 
 from chargeopt.models import Placement, Result, Status
-from chargeopt.solver import bench_methods, load_scenario
-from chargeopt.solver.bench_cli import parse_methods
-from chargeopt.solver.bench_report import contradictions, pairwise, report_markdown, speed_table
-from chargeopt.solver.bench_runner import Task, run_bench, run_task
-from chargeopt.solver.bench_suite import load_suite
-from chargeopt.solver.cli import main
+from chargeopt.solver import load_scenario
+from chargeopt.solver.bench import methods as bench_methods
+from chargeopt.solver.bench.report import contradictions, pairwise, report_markdown, speed_table
+from chargeopt.solver.bench.runner import Task, run_bench, run_task
+from chargeopt.solver.bench.suite import load_suite
+from chargeopt.solver.interface.bench_command import parse_methods
+from chargeopt.solver.interface.cli import main
 
 QUICK = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts" / "quick-v1"
 
@@ -136,7 +137,7 @@ def test_lost_worker_is_a_failure() -> None:
     """A worker that dies (the pool breaks) leaves a failed outcome, not a traceback."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from chargeopt.solver.bench_runner import _collect
+    from chargeopt.solver.bench.runner import _collect
 
     task = Task("x.toml", "x.toml", "chargeopt", 0, 5.0, 0)
 
@@ -276,7 +277,7 @@ def test_report_tallies_by_hand() -> None:
         _run("b", "highs", "unknown", None, 8.0),
     ]
     record = _record(runs, [_layout("a", 10, "optimal", 6), _layout("b", 20)])
-    from chargeopt.solver.bench_report import cells
+    from chargeopt.solver.bench.report import cells
 
     table = cells(record)
     assert pairwise(record, table)[2:] == [
@@ -362,7 +363,7 @@ def test_bounds_table_counts_layouts_where_every_run_met_its_bound() -> None:
         ),
     ]
     record = _record(runs, [_layout("a", 10), _layout("b", 20)])
-    from chargeopt.solver.bench_report import bounds_table, cells
+    from chargeopt.solver.bench.report import bounds_table, cells
 
     assert bounds_table(record, cells(record)) == [
         "| layout | models | base contact / bound | engaged / bound | bound over | met in runs |",
@@ -383,7 +384,7 @@ def test_bounds_table_counts_base_contact_alone_apart_from_every_term() -> None:
         _run("d", "chargeopt", "infeasible", None, 1.0),
     ]
     record = _record(runs, [_layout("c", 30), _layout("d", 10)])
-    from chargeopt.solver.bench_report import bounds_table, cells
+    from chargeopt.solver.bench.report import bounds_table, cells
 
     assert bounds_table(record, cells(record))[-2:] == [
         "The bound met the objective in every run on 1 of 2 layouts (50%).",

@@ -8,7 +8,7 @@ from builders import sampled_layouts
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from chargeopt.solver import cells as cl
+from chargeopt.solver.bounds import cells as cl
 
 POINT = st.tuples(st.floats(0.0, 10.0), st.floats(0.0, 10.0))
 

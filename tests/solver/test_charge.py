@@ -11,7 +11,7 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.models import ScenarioError, Status
 from chargeopt.models.rulesets import EDITIONS
 from chargeopt.solver import solve
-from chargeopt.solver.candidates import (
+from chargeopt.solver.core.candidates import (
     CONTACT_GAP_IN,
     fits_more_with_overlap,
     own_overlap_allowed_in,

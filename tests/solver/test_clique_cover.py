@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from chargeopt.geometry.distance_matrix import pairs_within
-from chargeopt.solver import cpsat_blocks as cb
+from chargeopt.solver.core import cpsat_blocks as cb
 
 
 def _walk(pairs: np.ndarray, n: int, x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:

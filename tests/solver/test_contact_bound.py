@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from builders import eight_around_one, make_scenario
 
-from chargeopt.solver.contact_bound import roll_lower_bound, straight_line_ceilings
+from chargeopt.solver.bounds.contact_bound import roll_lower_bound, straight_line_ceilings
 
 D32 = 32 / 25.4
 

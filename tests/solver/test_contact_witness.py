@@ -19,11 +19,11 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Scenario, Status
 from chargeopt.models.loading import load_scenario
 from chargeopt.solver import solve
-from chargeopt.solver.candidates import CONTACT_GAP_IN
-from chargeopt.solver.contact_witness import contact_spots
-from chargeopt.solver.relaxation_zones import zones
-from chargeopt.solver.ring_packing import contact_ceiling
-from chargeopt.solver.summary import summarise_result
+from chargeopt.solver.bounds.relaxation_zones import zones
+from chargeopt.solver.bounds.ring_packing import contact_ceiling
+from chargeopt.solver.core.candidates import CONTACT_GAP_IN
+from chargeopt.solver.forty_k.contact_witness import contact_spots
+from chargeopt.solver.interface.summary import summarise_result
 
 R32 = 32 / 25.4 / 2
 R40 = 40 / 25.4 / 2

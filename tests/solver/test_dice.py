@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from chargeopt.solver.dice import chance_at_least, chance_with_reroll
+from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,12 @@ from chargeopt.geometry import Battlefield, legal_move_length
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Scenario, Status, load_scenario
 from chargeopt.solver import solve
-from chargeopt.solver.charge import _placements as _placements_of
-from chargeopt.solver.engaged_repair import _Layout, _squeezed, applies_to, repair_engaged
+from chargeopt.solver.core.polish import Pose
+from chargeopt.solver.forty_k.charge import _placements as _placements_of
+from chargeopt.solver.forty_k.engaged_repair import _Layout, _squeezed, applies_to, repair_engaged
+from chargeopt.solver.forty_k.packing_seeds import Seeds
+from chargeopt.solver.interface.summary import repair_lines, summarise_result
 from chargeopt.solver.options import SolveOptions
-from chargeopt.solver.packing_seeds import Seeds
-from chargeopt.solver.polish import Pose
-from chargeopt.solver.summary import repair_lines, summarise_result
 
 LAYOUTS = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts"
 R_IN = 16 / 25.4

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from chargeopt.models import IneligibleMoveError, Scenario, UnsupportedRuleError
 from chargeopt.solver import SolveOptions, solve
-from chargeopt.solver.cli import main
+from chargeopt.solver.interface.cli import main
 
 D = 32 / 25.4
 OPTIONS = SolveOptions(time_limit_s=10.0)

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
-from chargeopt.solver.charge import contact_model
-from chargeopt.solver.highs import UnsupportedConstraint, solve_with_highs
+from chargeopt.solver.core.highs import UnsupportedConstraint, solve_with_highs
+from chargeopt.solver.forty_k.charge import contact_model
 from chargeopt.solver.options import SolveOptions
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from chargeopt.geometry.distance_matrix import pairs_within, points_near
-from chargeopt.solver.matching import FORBIDDEN, least_cost_pairs
+from chargeopt.solver.core.matching import FORBIDDEN, least_cost_pairs
 
 
 def test_square_matching_takes_the_cheapest_diagonal() -> None:

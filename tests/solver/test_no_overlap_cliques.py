@@ -11,16 +11,16 @@ from test_properties import charges
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import RoundBase, Scenario
-from chargeopt.solver import candidates as cand
 from chargeopt.solver import load_scenario
-from chargeopt.solver.charge import packing_ceiling
-from chargeopt.solver.contact_bound import (
+from chargeopt.solver.bounds.contact_bound import (
     contact_capacity_ceiling,
     kissing_capacity,
     straight_line_ceilings,
 )
-from chargeopt.solver.cpsat_blocks import overlap_cliques
-from chargeopt.solver.greedy import best_completion, complete, greedy_packing, satisfies_all
+from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core.cpsat_blocks import overlap_cliques
+from chargeopt.solver.core.greedy import best_completion, complete, greedy_packing, satisfies_all
+from chargeopt.solver.forty_k.charge import packing_ceiling
 from chargeopt.solver.options import SolveOptions
 
 LAYOUTS = Path(__file__).parents[2] / "benchmarks" / "layouts" / "speed-v1"
@@ -154,7 +154,7 @@ def test_ring_cliques_allow_the_overlap_the_pairs_allow() -> None:
     which HiGHS and the CP-SAT stages solve: its optimum over the candidates is 8, not 7."""
     from ortools.sat.python import cp_model
 
-    from chargeopt.solver.charge import contact_model
+    from chargeopt.solver.forty_k.charge import contact_model
 
     scenario = load_scenario(LAYOUTS.parent / "curated-v1" / "k8-seven-around-40mm.toml")
     c, pm, _, contact = contact_model(scenario, 12, SolveOptions())

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from chargeopt.geometry import Battlefield
-from chargeopt.solver import candidates as cand
 from chargeopt.solver import load_scenario
-from chargeopt.solver.close_fight import _Scorer
-from chargeopt.solver.close_moves import CloseMove, Goal
-from chargeopt.solver.greedy import _OneMove, best_completion, greedy_packing, satisfies_all
+from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core.greedy import _OneMove, best_completion, greedy_packing, satisfies_all
+from chargeopt.solver.forty_k.close_fight import _Scorer
+from chargeopt.solver.forty_k.close_moves import CloseMove, Goal
 from chargeopt.solver.options import SolveOptions
 
 LAYOUTS = Path(__file__).parents[2] / "benchmarks" / "layouts"

@@ -16,8 +16,8 @@ import pytest
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Status, load_scenario
 from chargeopt.solver import solve
+from chargeopt.solver.forty_k.packing_seeds import OVERLAP_IN, packed_seeds
 from chargeopt.solver.options import SolveOptions
-from chargeopt.solver.packing_seeds import OVERLAP_IN, packed_seeds
 
 LAYOUT = Path(__file__).resolve().parents[2] / "benchmarks/layouts/scaling-v1/c30-walls-s1.toml"
 D_IN = 32 / 25.4

@@ -15,10 +15,10 @@ from builders import make_scenario
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Scenario
 from chargeopt.solver import solve
-from chargeopt.solver.engagement_regions import engagement_regions
-from chargeopt.solver.engagement_spots import engagement_spots
-from chargeopt.solver.pair_ceiling import pair_ceiling
-from chargeopt.solver.summary import outcome_lines
+from chargeopt.solver.bounds.engagement_regions import engagement_regions
+from chargeopt.solver.bounds.pair_ceiling import pair_ceiling
+from chargeopt.solver.forty_k.engagement_spots import engagement_spots
+from chargeopt.solver.interface.summary import outcome_lines
 
 R32 = 32 / 25.4 / 2
 BAND = 2 * R32 + 1.0

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.models import IneligibleMoveError, RoundBase, Scenario, Status
 from chargeopt.solver import SolveOptions, solve
-from chargeopt.solver.cli import main
+from chargeopt.solver.interface.cli import main
 from chargeopt.solver.loading import load_checked_scenario
 
 D = 32 / 25.4
@@ -211,8 +211,8 @@ def test_ineligible_pile_in_through_the_cli(tmp_path: Path) -> None:
 def test_summary_and_picture_say_who_touches_and_fights_whom() -> None:
     """The summary and the SVG name the enemy model each model touches and the unit it
     fights; a model that does not move `stays`."""
-    from chargeopt.solver.summary import summarise_result
-    from chargeopt.solver.svg import render_svg
+    from chargeopt.solver.interface.summary import summarise_result
+    from chargeopt.solver.interface.svg import render_svg
 
     scenario = pile_in([(10.0, 10.0), (10.0, 12.0)], {"B": [(10.0 + D, 10.0)]})
     result = solve(scenario, options=OPTIONS)

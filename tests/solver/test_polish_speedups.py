@@ -12,13 +12,13 @@ import pytest
 from builders import BARRICADE, make_scenario
 
 from chargeopt.geometry import Battlefield
-from chargeopt.geometry.checks_pairs import Bases, engagement
-from chargeopt.geometry.checks_state import footprint_at_end, footprint_at_start
 from chargeopt.geometry.fight import engaged_pairs, fighters, supports
+from chargeopt.geometry.move_state import footprint_at_end, footprint_at_start
+from chargeopt.geometry.pairs import Bases, engagement
 from chargeopt.geometry.token_engagement import token_pairs
 from chargeopt.models import Placement, RoundBase, Scenario
-from chargeopt.solver.candidates import MARGIN_IN, engagement_limits, surroundings
-from chargeopt.solver.polish import Pose, _Around, _engaged, _Group
+from chargeopt.solver.core.candidates import MARGIN_IN, engagement_limits, surroundings
+from chargeopt.solver.core.polish import Pose, _Around, _engaged, _Group
 
 PILE_IN = {"kind": "pile-in", "unit": "A", "charged": True}
 

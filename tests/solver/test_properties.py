@@ -13,7 +13,7 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import Scenario, ScenarioError, Status
 from chargeopt.solver import solve
-from chargeopt.solver.baseline import solve_greedy
+from chargeopt.solver.bench.baseline import solve_greedy
 
 SPACING_IN = 1.7
 """Grid step of a unit's models; with jitter of at most 0.2" two 32mm bases never overlap."""

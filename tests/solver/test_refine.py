@@ -10,14 +10,14 @@ from builders import make_scenario
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Result, ResultAction, Scenario, Status
-from chargeopt.solver import certify as certify_module
-from chargeopt.solver import ring_packing as rp
 from chargeopt.solver import solve
-from chargeopt.solver.certify import _same_bound_question
+from chargeopt.solver.bounds import certify as certify_module
+from chargeopt.solver.bounds import ring_packing as rp
+from chargeopt.solver.bounds.certify import _same_bound_question
+from chargeopt.solver.bounds.relaxation_zones import zones
+from chargeopt.solver.forty_k.refine import finer, keep_refined, may_refine
+from chargeopt.solver.interface.summary import summarise_result
 from chargeopt.solver.options import SolveOptions
-from chargeopt.solver.refine import finer, keep_refined, may_refine
-from chargeopt.solver.relaxation_zones import zones
-from chargeopt.solver.summary import summarise_result
 
 WALLS = [
     {"id": "w0", "kind": "wall", "path": [[9.53, 19.58], [10.97, 23.57]], "thickness": 0.25},

@@ -17,11 +17,11 @@ from chargeopt.geometry import Battlefield
 from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import Placement, Scenario, ScenarioError
-from chargeopt.solver import cells as cl
-from chargeopt.solver.relaxation import max_hops
-from chargeopt.solver.relaxation_solve import bound, ceiling, prove
-from chargeopt.solver.relaxation_words import explain
-from chargeopt.solver.relaxation_zones import zones
+from chargeopt.solver.bounds import cells as cl
+from chargeopt.solver.bounds.relaxation import max_hops
+from chargeopt.solver.bounds.relaxation_solve import bound, ceiling, prove
+from chargeopt.solver.bounds.relaxation_words import explain
+from chargeopt.solver.bounds.relaxation_zones import zones
 
 R25, R32, R40 = (mm / 25.4 / 2 for mm in (25, 32, 40))
 

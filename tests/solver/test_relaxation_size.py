@@ -10,10 +10,10 @@ from chargeopt.geometry import Battlefield
 from chargeopt.models import Scenario
 from chargeopt.models.loading import load_scenario
 from chargeopt.solver import solve
-from chargeopt.solver.certify import BOUND_MAX_CHOICES
-from chargeopt.solver.contact_bound import straight_line_ceilings
-from chargeopt.solver.relaxation import build, start_cells, starting_size
-from chargeopt.solver.relaxation_zones import zones
+from chargeopt.solver.bounds.certify import BOUND_MAX_CHOICES
+from chargeopt.solver.bounds.contact_bound import straight_line_ceilings
+from chargeopt.solver.bounds.relaxation import build, start_cells, starting_size
+from chargeopt.solver.bounds.relaxation_zones import zones
 
 D32 = 32 / 25.4
 

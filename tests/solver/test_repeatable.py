@@ -78,10 +78,10 @@ def test_a_worse_time_capped_answer_never_replaces_the_incumbent(monkeypatch) ->
     incumbent it started from (curated-v1 k3 returned 6 after a greedy start of 8 once), the
     incumbent is kept, with its count, and the stage stays `FEASIBLE` below its ceiling."""
     from chargeopt.geometry import Battlefield
-    from chargeopt.solver import candidates as cand
-    from chargeopt.solver import cpsat_blocks
-    from chargeopt.solver.charge import _best_legal, _build, _objectives
-    from chargeopt.solver.greedy import greedy_assignment
+    from chargeopt.solver.core import candidates as cand
+    from chargeopt.solver.core import cpsat_blocks
+    from chargeopt.solver.core.greedy import greedy_assignment
+    from chargeopt.solver.forty_k.charge import _best_legal, _build, _objectives
     from chargeopt.solver.options import SolveOptions
 
     scenario = load_scenario(LAYOUTS / "quick-v1" / "q2-six-around-one.toml")

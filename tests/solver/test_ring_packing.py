@@ -17,10 +17,10 @@ from chargeopt.geometry import Battlefield, legal_move_length
 from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import Placement, Scenario, ScenarioError
-from chargeopt.solver.contact_bound import straight_line_ceilings
-from chargeopt.solver.pair_ceiling import pair_ceiling
-from chargeopt.solver.relaxation_zones import zones
-from chargeopt.solver.ring_packing import (
+from chargeopt.solver.bounds.contact_bound import straight_line_ceilings
+from chargeopt.solver.bounds.pair_ceiling import pair_ceiling
+from chargeopt.solver.bounds.relaxation_zones import zones
+from chargeopt.solver.bounds.ring_packing import (
     finer_contact_ceiling,
     path_lower_bounds,
     ring_packing_ceilings,

@@ -15,8 +15,8 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import Placement, Scenario, ScenarioError, Status
 from chargeopt.solver import solve
-from chargeopt.solver.split_bound import split_contact_ceiling
-from chargeopt.solver.summary import summarise_result
+from chargeopt.solver.bounds.split_bound import split_contact_ceiling
+from chargeopt.solver.interface.summary import summarise_result
 
 R32 = 32 / 25.4 / 2
 D32 = 2 * R32

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from chargeopt.models import Placement, Result, ResultAction, Status
-from chargeopt.solver.bound_words import names
-from chargeopt.solver.summary import count, first_sentence, summarise_result
+from chargeopt.solver.bounds.bound_words import names
+from chargeopt.solver.interface.summary import count, first_sentence, summarise_result
 
 CHARGE = ResultAction(kind="charge", unit="A", targets=("B",), roll=6)
 

@@ -9,7 +9,7 @@ import pytest
 
 from chargeopt.models import Placement, Result, ResultAction, Scenario, Status, load_result
 from chargeopt.solver import load_scenario, solve
-from chargeopt.solver.svg import render_svg
+from chargeopt.solver.interface.svg import render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 PROOF = (

@@ -1,0 +1,132 @@
+"""The methods a benchmark compares on the same layouts, each a function of (scenario, roll,
+time limit, seed) returning a Result that the runner re-checks itself:
+
+- chargeopt: the normal charge solve (CP-SAT), without the roll table;
+- greedy: the greedy baseline at the roll;
+- highs: the charge's first objective stage (most models in base contact, every rule) on the
+  same candidates, solved by HiGHS with the same connectivity cut loop as the charge solver;
+- no-hint, presolve, no-symmetry: chargeopt with one technique switched off (or presolve on);
+- repair: chargeopt with the continuous repair of engagement switched on."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from chargeopt.models import (
+    ActionKind,
+    Result,
+    ResultAction,
+    Scenario,
+    Status,
+    UnsupportedRuleError,
+)
+from chargeopt.solver.api import solve
+from chargeopt.solver.bench.baseline import solve_greedy
+from chargeopt.solver.core.cpsat_blocks import add_connectivity_cuts, assign_models, components
+from chargeopt.solver.core.highs import solve_with_highs
+from chargeopt.solver.forty_k.charge import contact_model, placements_of
+from chargeopt.solver.options import SolveOptions
+
+Method = Callable[[Scenario, int | None, float, int], Result]
+"""(scenario, roll or None for a move without one, time limit, seed) -> result."""
+
+
+def _options(time_limit_s: float, seed: int, roll: int, **changes: object) -> SolveOptions:
+    """The options every method shares: the layout's roll, no roll table, no self-check (the
+    runner checks every answer itself)."""
+    base = SolveOptions(
+        time_limit_s=time_limit_s, seed=seed, roll=roll, roll_table=False, check=False
+    )
+    return replace(base, **changes)
+
+
+def chargeopt(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    return solve(scenario, options=_options(time_limit_s, seed, roll))
+
+
+def no_hint(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    return solve(scenario, options=_options(time_limit_s, seed, roll, use_hint=False))
+
+
+def presolve(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    return solve(scenario, options=_options(time_limit_s, seed, roll, presolve=True))
+
+
+def no_symmetry(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    return solve(scenario, options=_options(time_limit_s, seed, roll, symmetry_classes=False))
+
+
+def repair(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    return solve(scenario, options=_options(time_limit_s, seed, roll, repair=True))
+
+
+def greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    return solve_greedy(scenario, _options(time_limit_s, seed, roll), roll=roll)
+
+
+def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    """Most models in base contact by HiGHS on the charge model at `roll`; a disconnected
+    answer adds the charge solver's connectivity cuts and solves again. `optimal` means
+    HiGHS proved the first stage's optimum; `infeasible` means on these candidates."""
+    if scenario.action.kind != ActionKind.CHARGE:
+        raise UnsupportedRuleError(f"the highs method only charges, not '{scenario.action.kind}'")
+    t0 = time.perf_counter()
+    deadline = t0 + time_limit_s
+    c, pm, adjacency, contact = contact_model(scenario, roll, _options(time_limit_s, seed, roll))
+    stats: dict[str, object] = {"method": "highs", "candidates": len(c), "connectivity_cuts": 0}
+    status, placed, bound = Status.INFEASIBLE, None, None
+    if pm is not None:
+        pm.model.Maximize(contact)
+        need_connected = len(scenario.acting_unit.models) > 1
+        status = Status.UNKNOWN
+        while (left := deadline - time.perf_counter()) > 0.01:
+            answer = solve_with_highs(pm.model, left)
+            if answer.status == "INFEASIBLE":
+                status = Status.INFEASIBLE
+                break
+            if answer.status not in ("OPTIMAL", "FEASIBLE"):
+                break
+            used = [p for p, v in pm.y.items() if answer.value(v)]
+            groups = components(used, adjacency) if need_connected else []
+            if len(groups) > 1:
+                stats["connectivity_cuts"] += add_connectivity_cuts(pm, groups, adjacency)
+                continue
+            fixed = {m: p for m, xs in pm.x.items() for p, v in xs.items() if answer.value(v)}
+            placed = assign_models(c, used, pm.classes, fixed, roll)
+            bound = answer.bound
+            status = Status.OPTIMAL if answer.status == "OPTIMAL" else Status.FEASIBLE
+            break
+    placements = placements_of(scenario, c, placed) if placed else ()
+    stats["seconds"] = round(time.perf_counter() - t0, 3)
+    objective = (
+        {
+            "base_contact": sum(1 for p in placements if p.contact),
+            "engaged": sum(1 for p in placements if p.engaged),
+        }
+        if placed
+        else {}
+    )
+    return Result(
+        scenario=scenario.name,
+        ruleset=scenario.ruleset,
+        action=ResultAction.of(scenario.action, roll),
+        status=status,
+        objective=objective,
+        bound={} if bound is None else {"base_contact": int(bound + 1e-9)},
+        placements=placements,
+        stats=stats,
+    )
+
+
+METHODS: dict[str, Method] = {
+    "chargeopt": chargeopt,
+    "greedy": greedy,
+    "highs": highs,
+    "no-hint": no_hint,
+    "presolve": presolve,
+    "no-symmetry": no_symmetry,
+    "repair": repair,
+}
+"""Every method by the name the command line and the report use."""

@@ -1,0 +1,466 @@
+"""Draw a scenario and a result as one SVG picture a player can read at a glance.
+
+The board with a 1" grid, terrain (walls dark), both sides' bases (attacker blue, defender red),
+the acting unit's start positions faded with dashed arrows to where they end, base contacts
+ringed yellow and models only in engagement range ringed green. When the move fills a small
+part of the board, a magnified close-up of it stands beside the board. Under both, a caption
+(status, roll, contacts, or the proof) and a legend with a scale bar. For a charge proven
+impossible, the ground its bases could reach with the roll the proof uses is shaded. Plain SVG
+text, no dependencies beyond the geometry the solver already uses.
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+import shapely
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from chargeopt.geometry import Battlefield, Footprint
+from chargeopt.models import ActionKind, Placement, Result, Scenario, Status, TerrainKind
+from chargeopt.solver.interface.summary import (
+    charge_dice,
+    first_sentence,
+    headline,
+    minimum_roll_line,
+    outcome_lines,
+)
+
+SCALE = 20.0
+"""Pixels per inch."""
+MARGIN = 26.0
+"""Room around the board for the inch labels, in pixels."""
+CHAR_PX = 6.3
+"""Rough width of one caption character, for wrapping lines."""
+LINE_PX = 17.0
+MIN_WIDTH_PX = 640.0
+GRID_LABEL_EVERY_IN = 6
+SCALE_BAR_IN = 6
+FOCUS_MARGIN_IN = 1.5
+"""Room left around the acting unit and its targets in the close-up."""
+MIN_ZOOM = 1.6
+"""Below this magnification the board view is enough and no close-up is drawn."""
+MAX_ZOOM = 4.0
+
+STYLE = """
+.board{fill:#e3e8d5;stroke:#333;stroke-width:1.5}
+.grid{stroke:#c6cdb6;stroke-width:0.5}
+.grid6{stroke:#a3ad90;stroke-width:1}
+.tick{font-size:9px;fill:#666}
+.wall{fill:#2e2a26}
+.floor{fill:#c9b48e;fill-opacity:.6;stroke:#8a7352;stroke-width:1}
+.impassable{fill:#55504a;stroke:#2e2a26;stroke-width:1}
+.barricade{fill:#7a5a2b}
+.difficult{fill:#8fbf7f;fill-opacity:.45;stroke:#5f8f4f;stroke-dasharray:4 2}
+.terrain-label{font-size:9px;fill:#5a4a32;text-anchor:middle}
+.attacker{fill:#2f6fb0;stroke:#173a60;stroke-width:1}
+.defender{fill:#c0392b;stroke:#5e1a13;stroke-width:1}
+.start{fill-opacity:.22;stroke-opacity:.8;stroke-dasharray:3 2}
+.move{stroke:#173a60;stroke-width:1.3;stroke-dasharray:5 3;fill:none}
+.contact{stroke:#ffcc00;stroke-width:3.5;stroke-dasharray:none}
+.engaged{stroke:#12a04a;stroke-width:3;stroke-dasharray:none}
+.label{font-size:8px;fill:#fff;text-anchor:middle;font-weight:bold}
+.start-label{font-size:7px;fill:#173a60;text-anchor:middle}
+.title{font-size:14px;font-weight:bold}
+.caption{font-size:12px}
+.legend{font-size:11px}
+.scale{stroke:#222;stroke-width:1.5;fill:none}
+.reach{fill:#2f6fb0;fill-opacity:.08;stroke:#2f6fb0;stroke-width:1;stroke-dasharray:6 3}
+.focus{fill:none;stroke:#555;stroke-width:1;stroke-dasharray:2 2}
+.frame{fill:none;stroke:#333;stroke-width:1.5}
+"""
+
+TERRAIN_CLASS = {
+    TerrainKind.WALL: ("wall", "ruin wall"),
+    TerrainKind.FLOOR: ("floor", "ruin floor"),
+    TerrainKind.IMPASSABLE: ("impassable", "impassable"),
+    TerrainKind.BARRICADE: ("barricade", "barricade"),
+    TerrainKind.DIFFICULT: ("difficult", "difficult ground"),
+}
+
+
+def _px(inches: float) -> str:
+    return f"{inches * SCALE:.1f}"
+
+
+def _path_data(geom: BaseGeometry) -> str:
+    parts = []
+    for poly in getattr(geom, "geoms", [geom]):
+        for ring in [poly.exterior, *poly.interiors]:
+            pts = " L ".join(f"{_px(x)},{_px(y)}" for x, y in ring.coords)
+            parts.append(f"M {pts} Z")
+    return " ".join(parts)
+
+
+def _shape(fp: Footprint, classes: str, tooltip: str) -> str:
+    """A base as a circle (round) or a path (oval, hull), with a hover tooltip."""
+    title = f"<title>{escape(tooltip)}</title>"
+    if fp.is_round:
+        return (
+            f'<circle class="{classes}" cx="{_px(fp.x)}" cy="{_px(fp.y)}" '
+            f'r="{_px(fp.radius_in)}">{title}</circle>'
+        )
+    return f'<path class="{classes}" d="{_path_data(fp.polygon)}">{title}</path>'
+
+
+def _label(x: float, y: float, text: str, css: str, size_in: float) -> str:
+    font = max(6.0, min(10.0, size_in * SCALE * 0.42))
+    return (
+        f'<text class="{css}" x="{_px(x)}" y="{_px(y)}" dy="0.35em" '
+        f'style="font-size:{font:.1f}px">{escape(text)}</text>'
+    )
+
+
+def _grid(width_in: float, height_in: float) -> list[str]:
+    """A line every inch, a stronger one every 6 inches."""
+    out = []
+    for i in range(1, math.ceil(width_in)):
+        css = "grid6" if i % GRID_LABEL_EVERY_IN == 0 else "grid"
+        out.append(
+            f'<line class="{css}" x1="{_px(i)}" y1="0" x2="{_px(i)}" y2="{_px(height_in)}"/>'
+        )
+    for j in range(1, math.ceil(height_in)):
+        css = "grid6" if j % GRID_LABEL_EVERY_IN == 0 else "grid"
+        out.append(f'<line class="{css}" x1="0" y1="{_px(j)}" x2="{_px(width_in)}" y2="{_px(j)}"/>')
+    return out
+
+
+def _ticks(width_in: float, height_in: float) -> list[str]:
+    """Inch labels every 6 inches along the top and left of the board."""
+    out = []
+    for i in range(0, math.floor(width_in) + 1, GRID_LABEL_EVERY_IN):
+        out.append(f'<text class="tick" x="{_px(i)}" y="-6" text-anchor="middle">{i}"</text>')
+    for j in range(0, math.floor(height_in) + 1, GRID_LABEL_EVERY_IN):
+        out.append(
+            f'<text class="tick" x="-5" y="{_px(j)}" dy="0.35em" text-anchor="end">{j}"</text>'
+        )
+    return out
+
+
+def _terrain(battlefield: Battlefield) -> list[str]:
+    out = []
+    for piece in sorted(battlefield.pieces, key=lambda p: p.kind != TerrainKind.FLOOR):
+        css, what = TERRAIN_CLASS[piece.kind]
+        out.append(
+            f'<path class="{css}" d="{_path_data(piece.shape)}">'
+            f"<title>{escape(f'{piece.id}: {what}')}</title></path>"
+        )
+        if piece.kind == TerrainKind.FLOOR and piece.height:
+            c = piece.shape.representative_point()
+            out.append(_label(c.x, c.y, f'floor {piece.height:g}"', "terrain-label", 2.0))
+    return out
+
+
+def _drawn_placements(result: Result | None) -> dict[str, Placement]:
+    """The end positions worth drawing: a solved answer, or one the checker objected to."""
+    if result is None:
+        return {}
+    if result.status in (Status.OPTIMAL, Status.FEASIBLE) or result.violations:
+        return {p.model: p for p in result.placements}
+    return {}
+
+
+def _models(scenario: Scenario, placed: dict[str, Placement]) -> list[str]:
+    """Start positions (faded where the model moves), dashed moves, then end positions."""
+    touched = {c for p in placed.values() for c in p.contact}
+    starts, moves, start_labels, stands, ends = [], [], [], [], []
+    for unit in scenario.units:
+        side = unit.owner.value
+        for m in unit.models:
+            base = unit.base_of(m)
+            start = Footprint(base, m.x, m.y, m.z, m.facing)
+            height = f", z {m.z:g}" if m.z else ""
+            p = placed.get(m.id)
+            if p is None:
+                ring = " contact" if m.id in touched else ""
+                tip = f"{m.id} ({unit.id}, {side}){height}"
+                stands.append(_shape(start, f"{side}{ring}", tip))
+                stands.append(_label(m.x, m.y, m.id, "label", 2 * base.inradius_in))
+                continue
+            facing = m.facing if p.facing is None else p.facing
+            end = Footprint(base, p.x, p.y, p.z, facing)
+            starts.append(_shape(start, f"{side} start", f"{m.id} starts here"))
+            start_labels.append(_label(m.x, m.y, m.id, "start-label", 2 * base.inradius_in))
+            moves.append(_move_line(start, end, f'{m.id} moves {p.moved or 0:.2f}"'))
+            ring = " contact" if p.contact else (" engaged" if p.engaged or p.fights else "")
+            role = (
+                f"base contact with {', '.join(p.contact)}"
+                if p.contact
+                else (f"engagement range of {', '.join(p.engaged)}" if p.engaged else "not engaged")
+            ) + (f"; fights {', '.join(p.fights)}" if p.fights else "")
+            tip = f'{m.id} ends here after {p.moved or 0:.2f}": {role}'
+            ends.append(_shape(end, f"{side} end{ring}", tip))
+            ends.append(_label(p.x, p.y, m.id, "label", 2 * base.inradius_in))
+    return starts + moves + start_labels + stands + ends
+
+
+def _move_line(start: Footprint, end: Footprint, tooltip: str) -> str:
+    """A dashed arrow from the edge of the start base to the edge of the end base, so the
+    labels stay clear (empty when the bases are too close for one)."""
+    between = LineString([(start.x, start.y), (end.x, end.y)]) - start.polygon - end.polygon
+    pieces = [g for g in getattr(between, "geoms", [between]) if not g.is_empty]
+    if not pieces:
+        return ""
+    piece = max(pieces, key=lambda g: g.length)
+    if piece.length < 0.05:
+        return ""
+    (x1, y1), (x2, y2) = piece.coords[0], piece.coords[-1]
+    if math.hypot(x1 - start.x, y1 - start.y) > math.hypot(x2 - start.x, y2 - start.y):
+        (x1, y1), (x2, y2) = (x2, y2), (x1, y1)
+    return (
+        f'<line class="move" x1="{_px(x1)}" y1="{_px(y1)}" x2="{_px(x2)}" y2="{_px(y2)}" '
+        f'marker-end="url(#arrow)"><title>{escape(tooltip)}</title></line>'
+    )
+
+
+def caption_lines(scenario: Scenario, result: Result | None) -> list[str]:
+    """What the picture says in words: the status and roll, then contacts or the proof."""
+    if result is None:
+        return [f"{scenario.action.kind.value} by {scenario.action.unit} (not solved)"]
+    lines = [headline(result)]
+    lines += outcome_lines(result)
+    if result.proof:
+        lines.append(f"Proof: {first_sentence(result.proof)}")
+    minimum = minimum_roll_line(result)
+    if minimum:
+        lines.append(minimum)
+    lines += [f"Violation [{v.kind}]: {v.message}" for v in result.violations[:3]]
+    return lines
+
+
+def _wrap(text: str, width_px: float) -> list[str]:
+    limit = max(20, int(width_px / CHAR_PX))
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > limit:
+            lines.append(current)
+            current = "  " + word
+        else:
+            current = f"{current} {word}" if current else word
+    return [*lines, current] if current else lines
+
+
+LegendItem = tuple[str, float, str]
+"""(swatch SVG drawn from the origin in a box 16 pixels high, its width, label)."""
+
+
+def _legend_items(
+    scenario: Scenario, placed: dict[str, Placement], reach_roll: int | None
+) -> list[LegendItem]:
+    """What the picture shows, in the order a reader meets it."""
+    disk = '<circle class="{}" cx="8" cy="8" r="6"/>'
+    items: list[LegendItem] = []
+    if placed:
+        items += [
+            (disk.format("attacker start"), 16, "start position"),
+            (
+                '<line class="move" x1="0" y1="8" x2="14" y2="8" marker-end="url(#arrow)"/>',
+                16,
+                "move (straight line)",
+            ),
+            (disk.format("attacker"), 16, "attacker, end position"),
+        ]
+    else:
+        items.append((disk.format("attacker"), 16, "attacker"))
+    if reach_roll is not None:
+        swatch = '<rect class="reach" x="1" y="3" width="14" height="10"/>'
+        items.append((swatch, 16, f'reach of a {reach_roll}" move'))
+    items.append((disk.format("defender"), 16, "defender"))
+    if any(p.contact for p in placed.values()):
+        items.append((disk.format("attacker contact"), 16, "base contact"))
+    if any(p.engaged and not p.contact for p in placed.values()):
+        items.append((disk.format("attacker engaged"), 16, "engagement range only"))
+    if any(p.fights and not p.engaged for p in placed.values()):
+        items.append((disk.format("attacker engaged"), 16, "fights beside a friend"))
+    for kind in dict.fromkeys(t.kind for t in scenario.terrain):
+        css, what = TERRAIN_CLASS[kind]
+        items.append((f'<rect class="{css}" x="1" y="3" width="14" height="10"/>', 16, what))
+    items.append(('<rect class="board" x="1" y="1" width="14" height="14"/>', 16, 'grid 1"'))
+    items.append((_scale_bar(SCALE_BAR_IN), SCALE_BAR_IN * SCALE, f'{SCALE_BAR_IN}" on the board'))
+    return items
+
+
+def _legend(items: list[LegendItem], top: float, width_px: float) -> tuple[list[str], float]:
+    """Legend items flowed into rows; returns the SVG and the height used."""
+    out, x, y = [], 0.0, top
+    for swatch, swatch_w, text in items:
+        item_w = swatch_w + 6 + len(text) * CHAR_PX * 0.92 + 16
+        if x and x + item_w > width_px:
+            x, y = 0.0, y + LINE_PX + 4
+        out.append(f'<g transform="translate({x:.1f},{y:.1f})">{swatch}')
+        out.append(f'<text class="legend" x="{swatch_w + 6:.0f}" y="12">{escape(text)}</text></g>')
+        x += item_w
+    return out, y - top + LINE_PX + 4
+
+
+def _scale_bar(inches: int) -> str:
+    """A bar `inches` long at the board's scale, with a tick every inch."""
+    ticks = "".join(
+        f'<line class="scale" x1="{i * SCALE:.1f}" y1="4" x2="{i * SCALE:.1f}" '
+        f'y2="{12 if i in (0, inches) else 9}"/>'
+        for i in range(inches + 1)
+    )
+    return f'<line class="scale" x1="0" y1="4" x2="{inches * SCALE:.1f}" y2="4"/>{ticks}'
+
+
+def _focus_box(scenario: Scenario, placed: dict[str, Placement]) -> tuple[float, ...]:
+    """The part of the board where the move happens: the acting unit from start to end and
+    its targets, with room around them (inches: left, top, right, bottom)."""
+    acting = scenario.acting_unit
+    toward = [scenario.unit_by_id[t] for t in scenario.action.targets]
+    if scenario.action.kind != ActionKind.CHARGE:
+        toward = list(scenario.enemies_of(acting))
+    units = [acting, *toward]
+    xs, ys = [], []
+    for unit in units:
+        for m in unit.models:
+            r = unit.base_of(m).circumradius_in + FOCUS_MARGIN_IN
+            spots = [(m.x, m.y)] + ([(placed[m.id].x, placed[m.id].y)] if m.id in placed else [])
+            for x, y in spots:
+                xs += [x - r, x + r]
+                ys += [y - r, y + r]
+    return (
+        max(0.0, min(xs)),
+        max(0.0, min(ys)),
+        min(scenario.board.width, max(xs)),
+        min(scenario.board.height, max(ys)),
+    )
+
+
+def _close_up(
+    focus: tuple[float, ...], board_w: float, board_h: float
+) -> tuple[float, float, float] | None:
+    """Zoom and pixel size of a close-up panel of `focus`, or None when the board view suffices."""
+    left, top, right, bottom = focus
+    w, h = (right - left) * SCALE, (bottom - top) * SCALE
+    zoom = min(board_h / h, max(board_w * 0.6, 360.0) / w, MAX_ZOOM)
+    if zoom < MIN_ZOOM:
+        return None
+    return zoom, w * zoom, h * zoom
+
+
+def _close_up_panel(focus: tuple[float, ...], zoom: float, left_px: float) -> list[str]:
+    """The board drawn again, magnified around `focus`, framed and with an inch ruler."""
+    x0, y0, x1, y1 = focus
+    w, h = (x1 - x0) * SCALE * zoom, (y1 - y0) * SCALE * zoom
+    ticks = []
+    for i in range(math.ceil(x0), math.floor(x1) + 1):
+        ticks.append(
+            f'<text class="tick" x="{(i - x0) * SCALE * zoom:.1f}" y="-6" '
+            f'text-anchor="middle">{i}"</text>'
+        )
+    for j in range(math.ceil(y0), math.floor(y1) + 1):
+        ticks.append(
+            f'<text class="tick" x="-5" y="{(j - y0) * SCALE * zoom:.1f}" dy="0.35em" '
+            f'text-anchor="end">{j}"</text>'
+        )
+    return [
+        f'<g transform="translate({left_px:.1f},{MARGIN:.0f})">',
+        f'<clipPath id="close-up-clip"><rect x="0" y="0" width="{w:.1f}" height="{h:.1f}"/>'
+        "</clipPath>",
+        f'<g clip-path="url(#close-up-clip)"><use xlink:href="#table" '
+        f'transform="scale({zoom:.4f}) translate({-x0 * SCALE:.1f},{-y0 * SCALE:.1f})"/></g>',
+        f'<rect class="frame" x="0" y="0" width="{w:.1f}" height="{h:.1f}"/>',
+        *ticks,
+        f'<text class="legend" x="0" y="{h + 16:.1f}">close-up ({zoom:.1f}x)</text>',
+        "</g>",
+    ]
+
+
+def reach_roll(result: Result | None) -> int | None:
+    """The roll whose reach explains an impossible charge: the largest roll of the dice when
+    no roll works (the proof then holds for it), else the roll that was solved."""
+    if result is None or result.action is None or result.action.roll is None:
+        return None
+    if result.status != Status.INFEASIBLE or result.action.kind != "charge":
+        return None
+    if result.min_roll is None:
+        return max(result.action.roll, 6 * charge_dice(result))
+    return result.action.roll
+
+
+def _reach(scenario: Scenario, roll: int) -> list[str]:
+    """The ground the acting unit's bases could cover with straight moves of `roll`."""
+    unit = scenario.acting_unit
+    area = shapely.union_all(
+        [
+            Point(m.x, m.y).buffer(roll + unit.base_of(m).circumradius_in, quad_segs=32)
+            for m in unit.models
+        ]
+    )
+    area = area & shapely.box(0.0, 0.0, scenario.board.width, scenario.board.height)
+    return [
+        f'<path class="reach" d="{_path_data(area)}">'
+        f"<title>{escape(f'where a {roll} inch move can take the bases')}</title></path>"
+    ]
+
+
+def render_svg(scenario: Scenario, result: Result | None = None) -> str:
+    """The whole picture as an SVG document (a string)."""
+    battlefield = Battlefield.from_scenario(scenario)
+    board_w, board_h = scenario.board.width * SCALE, scenario.board.height * SCALE
+    placed = _drawn_placements(result)
+    focus = _focus_box(scenario, placed)
+    close_up = _close_up(focus, board_w, board_h)
+    panel_w = close_up[1] + 2 * MARGIN if close_up else 0.0
+    width = max(board_w + 2 * MARGIN + panel_w, MIN_WIDTH_PX)
+    text_w = width - 2 * MARGIN
+    shown_roll = reach_roll(result)
+    reach = _reach(scenario, shown_roll) if shown_roll is not None else []
+
+    caption = [f'<text class="title" x="0" y="0">{escape(scenario.name or "chargeopt")}</text>']
+    y = LINE_PX + 2
+    for line in caption_lines(scenario, result):
+        for piece in _wrap(line, text_w):
+            caption.append(f'<text class="caption" x="0" y="{y:.1f}">{escape(piece)}</text>')
+            y += LINE_PX
+    legend, legend_h = _legend(_legend_items(scenario, placed, shown_roll), y, text_w)
+    height = board_h + 2 * MARGIN + 14 + y + legend_h
+
+    table = [
+        f'<rect class="board" x="0" y="0" width="{board_w:.1f}" height="{board_h:.1f}"/>',
+        *_grid(scenario.board.width, scenario.board.height),
+        *reach,
+        *_terrain(battlefield),
+        *(part for part in _models(scenario, placed) if part),
+    ]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
+        'font-family="sans-serif">',
+        f"<title>{escape(scenario.name or 'chargeopt')}</title>",
+        f"<style>{STYLE}</style>",
+        "<defs>"
+        '<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 Z" '
+        'fill="#173a60"/></marker></defs>',
+        f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fff"/>',
+        f'<g transform="translate({MARGIN:.0f},{MARGIN:.0f})">',
+        '<g id="table">',
+        *table,
+        "</g>",
+        *_ticks(scenario.board.width, scenario.board.height),
+    ]
+    if close_up:
+        x0, y0, x1, y1 = focus
+        out.append(
+            f'<rect class="focus" x="{_px(x0)}" y="{_px(y0)}" width="{_px(x1 - x0)}" '
+            f'height="{_px(y1 - y0)}"><title>the close-up</title></rect>'
+        )
+    out.append("</g>")
+    if close_up:
+        out += _close_up_panel(focus, close_up[0], board_w + 3 * MARGIN)
+    out += [
+        f'<g transform="translate({MARGIN:.0f},{board_h + MARGIN + 28:.0f})">',
+        *caption,
+        *legend,
+        "</g>",
+        "</svg>",
+    ]
+    return "\n".join(out) + "\n"
+
+
+__all__ = ["caption_lines", "render_svg"]
