@@ -11,14 +11,12 @@ from chargeopt.geometry.footprints import (
     overlap_depth,
     vertical_separation,
 )
+from chargeopt.geometry.obstacles import MoverProfile, climb_in, mover_profile
 from chargeopt.geometry.paths import (
-    MoverProfile,
     ObstacleMap,
     PathError,
     PathField,
-    climb_in,
     legal_move_length,
-    mover_profile,
     obstacle_map,
 )
 from chargeopt.geometry.start_layout import check_start_layout

@@ -1,4 +1,5 @@
-"""The one public entry point: solve(scenario) dispatches on the action's kind."""
+"""The one public entry point: solve(scenario) looks up the solver of the action's kind under
+the scenario's rule family in one table, runs it, and has the checker judge the answer."""
 
 from __future__ import annotations
 
@@ -6,26 +7,42 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from chargeopt.geometry.start_layout import check_start_layout
-from chargeopt.models import ActionKind, Result, Scenario, Status, UnsupportedRuleError
+from chargeopt.models import ActionKind, Result, RuleSet, Scenario, Status, UnsupportedRuleError
 from chargeopt.solver.forty_k.charge import solve_charge
 from chargeopt.solver.forty_k.consolidate import solve_consolidate
 from chargeopt.solver.forty_k.heroic_intervention import TENTH_EDITION, solve_heroic_intervention
 from chargeopt.solver.forty_k.pile_in import solve_pile_in
 from chargeopt.solver.options import SolveOptions
+from chargeopt.solver.wtc.charge import solve_wtc_charge
+from chargeopt.solver.wtc.close import solve_wtc_consolidate, solve_wtc_pile_in
 
 Solver = Callable[[Scenario, SolveOptions], Result]
 
-SOLVERS: dict[ActionKind, tuple[Solver, frozenset[str]]] = {
-    ActionKind.CHARGE: (solve_charge, frozenset({"40k-9e", "40k-10e"})),
-    ActionKind.PILE_IN: (solve_pile_in, frozenset({"40k-9e", "40k-10e"})),
-    ActionKind.CONSOLIDATE: (solve_consolidate, frozenset({"40k-9e", "40k-10e"})),
-    ActionKind.HEROIC_INTERVENTION: (solve_heroic_intervention, frozenset({"40k-9e"})),
+SOLVERS: dict[tuple[ActionKind, str], Solver] = {
+    (ActionKind.CHARGE, "40k-9e"): solve_charge,
+    (ActionKind.CHARGE, "40k-10e"): solve_charge,
+    (ActionKind.PILE_IN, "40k-9e"): solve_pile_in,
+    (ActionKind.PILE_IN, "40k-10e"): solve_pile_in,
+    (ActionKind.CONSOLIDATE, "40k-9e"): solve_consolidate,
+    (ActionKind.CONSOLIDATE, "40k-10e"): solve_consolidate,
+    (ActionKind.HEROIC_INTERVENTION, "40k-9e"): solve_heroic_intervention,
+    (ActionKind.CHARGE, "wtc-walls"): solve_wtc_charge,
+    (ActionKind.PILE_IN, "wtc-walls"): solve_wtc_pile_in,
+    (ActionKind.CONSOLIDATE, "wtc-walls"): solve_wtc_consolidate,
 }
-"""Move kind -> (solver, editions it supports)."""
+"""(move kind, rule family) -> its solver: the one table a new rule family adds its rows to.
+The rule family is the ruleset's edition, or the modifier whose moves replace the edition's
+(`rule_family`)."""
 WHY_NOT: dict[tuple[ActionKind, str], str] = {
     (ActionKind.HEROIC_INTERVENTION, "40k-10e"): TENTH_EDITION,
 }
 """Why a move kind is not solved under an edition, where there is more to say."""
+
+
+def rule_family(rules: RuleSet) -> str:
+    """The key a ruleset solves under: a modifier that brings its own moves (the WTC walls
+    rule), else the edition."""
+    return "wtc-walls" if rules.wtc_walls else rules.edition
 
 
 def solve(
@@ -43,28 +60,17 @@ def solve(
     given = {"roll": roll, "time_limit_s": time_limit, "seed": seed}
     opts = replace(options or SolveOptions(), **{k: v for k, v in given.items() if v is not None})
     kind = scenario.action.kind
-    if kind not in SOLVERS:
-        supported = ", ".join(k.value for k in SOLVERS)
+    kinds = list(dict.fromkeys(k for k, _ in SOLVERS))
+    if kind not in kinds:
+        supported = ", ".join(k.value for k in kinds)
         raise UnsupportedRuleError(f"solving '{kind}' is not implemented; supported: {supported}")
-    solver, editions = SOLVERS[kind]
-    if scenario.rules.edition not in editions:
+    solver = SOLVERS.get((kind, rule_family(scenario.rules)))
+    if solver is None:
+        edition = scenario.rules.edition
         raise UnsupportedRuleError(
-            WHY_NOT.get(
-                (kind, scenario.rules.edition),
-                f"'{kind}' under {scenario.rules.edition} is not supported",
-            )
+            WHY_NOT.get((kind, edition), f"'{kind}' under {edition} is not supported")
         )
     check_start_layout(scenario)
-    if scenario.rules.wtc_walls and kind == ActionKind.CHARGE:
-        from chargeopt.solver.wtc.charge import solve_wtc_charge
-
-        solver = solve_wtc_charge
-    if kind in (ActionKind.PILE_IN, ActionKind.CONSOLIDATE):
-        from chargeopt.solver.wtc.close import has_tokens, solve_wtc_close
-
-        if has_tokens(scenario):
-            plain = solver
-            solver = lambda s, o: solve_wtc_close(s, o, plain)  # noqa: E731
     result = solver(scenario, opts)
     return verified(scenario, result) if opts.check else result
 

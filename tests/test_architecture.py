@@ -10,8 +10,9 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from repo_paths import REPO_ROOT
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 ROOTS = {
     "models": "chargeopt.models",
     "geometry": "chargeopt.geometry",

@@ -29,8 +29,9 @@ from chargeopt.geometry.checker.coherency import coherency_violations
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.geometry.footprints import Footprint
 from chargeopt.geometry.move_state import MoveState
+from chargeopt.geometry.obstacles import climb_in
 from chargeopt.geometry.pairs import SAME_HEIGHT_IN
-from chargeopt.geometry.paths import climb_in, obstacle_map
+from chargeopt.geometry.paths import obstacle_map
 from chargeopt.geometry.pose import Surfaces, terrain_intrusions
 from chargeopt.models import Placement, RoundBase
 
@@ -109,9 +110,7 @@ def _ring(enemy: Footprint, grow_in: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _first_legal(
-    close: CloseMove,
-    i: int,
-    rings: Iterable[tuple[np.ndarray, np.ndarray, float, int]],
+    close: CloseMove, i: int, rings: Iterable[tuple[np.ndarray, np.ndarray, float, int]]
 ) -> Spot | None:
     """The shortest-path spot on the rings that passes every test in the module docstring."""
     move = close.move

@@ -21,7 +21,7 @@ from chargeopt.solver.api import verified
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core.greedy import greedy_assignment, satisfies_all
 from chargeopt.solver.core.polish import poses_of
-from chargeopt.solver.forty_k.charge import _placements, _stay
+from chargeopt.solver.forty_k.placements import placements_at, stay_put
 from chargeopt.solver.options import SolveOptions
 
 
@@ -54,7 +54,7 @@ def solve_greedy(
     else:
         reason = None
     placements = (
-        _stay(scenario) if reason else _placements(scenario, battlefield, poses_of(c, placed))
+        stay_put(scenario) if reason else placements_at(scenario, battlefield, poses_of(c, placed))
     )
     objective = (
         {}

@@ -24,9 +24,11 @@ from chargeopt.models import (
 )
 from chargeopt.solver.api import solve
 from chargeopt.solver.bench.baseline import solve_greedy
-from chargeopt.solver.core.cpsat_blocks import add_connectivity_cuts, assign_models, components
+from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
+from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.highs import solve_with_highs
-from chargeopt.solver.forty_k.charge import contact_model, placements_of
+from chargeopt.solver.forty_k.charge_roll import contact_model
+from chargeopt.solver.forty_k.placements import placements_of
 from chargeopt.solver.options import SolveOptions
 
 Method = Callable[[Scenario, int | None, float, int], Result]

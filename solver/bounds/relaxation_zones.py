@@ -13,7 +13,7 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
-from chargeopt.geometry.paths import climb_in
+from chargeopt.geometry.obstacles import climb_in
 from chargeopt.models import RoundBase, Scenario, TerrainKind
 from chargeopt.solver.bounds.cells import EPS_IN
 

@@ -8,54 +8,26 @@ bases, engagement of non-targets), then per-model reach along the shortest legal
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
 import numpy as np
 import shapely
-import shapely.affinity
-from shapely.geometry import LineString, Point, Polygon
-from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
-from chargeopt.geometry.distance_matrix import edge_distances, pairs_within, poses_polygons
-from chargeopt.geometry.paths import climbs_in, obstacle_map
+from chargeopt.geometry.distance_matrix import edge_distances, poses_polygons
+from chargeopt.geometry.obstacles import climbs_in
+from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import GameModel, OvalBase, RoundBase, Scenario, TerrainKind, Unit
+from chargeopt.solver.core.candidate_pairs import (
+    fits_more_with_overlap,
+    own_overlap_allowed_in,
+    pair_relations,
+)
+from chargeopt.solver.core.candidate_points import raw_points
+from chargeopt.solver.core.tolerances import MARGIN_IN
 from chargeopt.solver.options import SolveOptions
-
-CONTACT_GAP_IN = 0.001
-"""Contact candidates stand this far from the target's edge (the checker allows 0.005")."""
-MARGIN_IN = 1e-4
-"""Margin kept inside every 'within' limit so rounding never decides a verdict."""
-OVERLAP_MARGIN_IN = 5e-4
-"""Kept inside the overlap the checker tolerates between two round bases of the unit."""
-
-
-def own_overlap_allowed_in(rules: object) -> float:
-    """How deep two round bases of the acting unit touching the same target model may overlap
-    on the candidates, where that lets more of them touch it (`fits_more_with_overlap`): the
-    checker reads 'never overlap' as no overlap deeper than the base-contact tolerance (the
-    same measuring slack as 'touching'), so the candidates use all of it but
-    `OVERLAP_MARGIN_IN`. Without it, seven 25mm bases fit around a 40mm one where the checker
-    accepts eight."""
-    return max(0.0, rules.base_contact_tolerance_in - OVERLAP_MARGIN_IN)
-
-
-def fits_more_with_overlap(mover_in: float, target_in: float, overlap_in: float) -> bool:
-    """Whether more round bases of radius `mover_in`, standing `CONTACT_GAP_IN` off a round
-    base of radius `target_in`, fit around it when neighbours may overlap by `overlap_in`
-    (n fit while 2 (R + r + gap) sin(pi / n) >= 2 r - overlap). Only there is the overlap
-    allowed: elsewhere it buys nothing and loosens the packings (measured on scaling-v1,
-    32mm around 32mm: c30-open-s1 1.39 times slower as a whole process, c30-open-s2's
-    engagement ceiling no longer proven in time)."""
-    ring = target_in + mover_in + CONTACT_GAP_IN
-
-    def fit(half_chord: float) -> int:
-        return math.floor(math.pi / math.asin(min(1.0, half_chord / ring)) + 1e-9)
-
-    return fit(mover_in - overlap_in / 2) > fit(mover_in)
 
 
 @dataclass
@@ -108,150 +80,6 @@ def _adjacency_lists(pairs: np.ndarray, n: int) -> list[np.ndarray]:
     cuts = np.searchsorted(both[:, 0], np.arange(n + 1)).tolist()
     ends = both[:, 1]
     return [ends[a:b] for a, b in pairwise(cuts)]
-
-
-def _hex_lattice(x0: float, y0: float, x1: float, y1: float, spacing: float) -> np.ndarray:
-    rows = np.arange(y0, y1 + 1e-9, spacing * math.sqrt(3) / 2)
-    pts = []
-    for i, yy in enumerate(rows):
-        xs = np.arange(x0 + (spacing / 2 if i % 2 else 0.0), x1 + 1e-9, spacing)
-        pts.append(np.column_stack((xs, np.full_like(xs, yy))))
-    return np.vstack(pts) if pts else np.empty((0, 2))
-
-
-def contact_region(target: Footprint, base: object, facing: float) -> BaseGeometry:
-    """Where the centre of `base` (at `facing`) stands when it touches or overlaps `target`:
-    the Minkowski sum of the target and the reflected mover. Exact for round pairs (a disk);
-    polygons otherwise (convex hull of vertex sums when neither is round)."""
-    if isinstance(base, RoundBase):
-        if target.is_round:
-            return Point(target.x, target.y).buffer(target.radius_in + base.radius_in, quad_segs=64)
-        return target.polygon.buffer(base.radius_in, quad_segs=32)
-    mover = Footprint(base, 0.0, 0.0, 0.0, facing).polygon
-    reflected = np.asarray(mover.exterior.coords)[:-1] * -1.0
-    if target.is_round:
-        shape = Polygon(reflected).buffer(target.radius_in, quad_segs=32)
-        return shapely.affinity.translate(shape, target.x, target.y)
-    own = np.asarray(target.polygon.exterior.coords)[:-1]
-    sums = (own[:, None, :] + reflected[None, :, :]).reshape(-1, 2)
-    return shapely.convex_hull(shapely.multipoints(sums))
-
-
-def _direct(
-    targets: list[Footprint], starts: np.ndarray, base: object, facing: float, ring_base: int
-) -> np.ndarray:
-    """Rows (x, y, z, ring, angle): for each start and target, the contact spot straight on
-    the line from the start to the target's centre (the move a player makes first)."""
-    out = []
-    for ti, t in enumerate(targets):
-        edge = contact_region(t, base, facing).buffer(CONTACT_GAP_IN, quad_segs=32).exterior
-        for sx, sy in starts:
-            far = np.hypot(sx - t.x, sy - t.y)
-            if far < 1e-9:
-                continue
-            ray = LineString(
-                [(t.x, t.y), (t.x + (sx - t.x) * 50 / far, t.y + (sy - t.y) * 50 / far)]
-            )
-            hit = ray.intersection(edge)
-            if hit.is_empty:
-                continue
-            point = min(getattr(hit, "geoms", [hit]), key=lambda g: g.distance(Point(t.x, t.y)))
-            angle = np.mod(np.arctan2(point.y - t.y, point.x - t.x), 2 * np.pi)
-            out.append((point.x, point.y, t.z, ring_base + ti, angle))
-    return np.array(out) if out else np.empty((0, 5))
-
-
-def _rings(
-    targets: list[Footprint],
-    offsets: list[float],
-    step_deg: float,
-    base: object,
-    facing: float,
-    ring_base: int,
-) -> np.ndarray:
-    """Rows (x, y, z, ring, angle): centres where the mover's base (at `facing`) stands at
-    edge distance `offset` from each target, about every `step_deg` around it (closed form
-    for round pairs; the boundary of the grown contact region otherwise)."""
-    count = round(360.0 / step_deg)
-    angles = np.radians(np.arange(count) * step_deg)
-    out = []
-    for ti, t in enumerate(targets):
-        for oi, off in enumerate(offsets):
-            ring = ring_base + ti * len(offsets) + oi
-            if isinstance(base, RoundBase) and t.is_round:
-                rad = t.radius_in + base.radius_in + off
-                xs, ys, th = t.x + rad * np.cos(angles), t.y + rad * np.sin(angles), angles
-            else:
-                edge = contact_region(t, base, facing).buffer(off, quad_segs=32).exterior
-                pts = shapely.line_interpolate_point(
-                    edge, np.linspace(0, 1, count, endpoint=False), normalized=True
-                )
-                xs, ys = shapely.get_x(pts), shapely.get_y(pts)
-                th = np.mod(np.arctan2(ys - t.y, xs - t.x), 2 * np.pi)
-            out.append(np.column_stack((xs, ys, np.full(count, t.z), np.full(count, ring), th)))
-    return np.vstack(out) if out else np.empty((0, 5))
-
-
-def raw_points(
-    scenario: Scenario,
-    unit: Unit,
-    base: object,
-    roll_max: float,
-    options: SolveOptions,
-    targets: list[Footprint],
-    surfaces: list[float],
-    ring_base: int,
-    facing: float = 0.0,
-    lattice: bool = True,
-) -> np.ndarray:
-    """Every pose worth considering for one base at one facing: rows (x, y, z, ring, angle).
-    The lattice (spots away from the targets) is laid only when `lattice` is set: a base
-    that turns needs its other facings only where it touches or engages."""
-    rules = scenario.rules
-    er = rules.engagement_range_in
-    own_starts = np.array([(m.x, m.y) for m in unit.models if unit.base_of(m) == base])
-    contact = np.vstack(
-        [
-            _rings(targets, [CONTACT_GAP_IN], options.contact_step_deg, base, facing, ring_base),
-            _direct(targets, own_starts, base, facing, ring_base),
-        ]
-    )
-    band = _rings(
-        targets,
-        [er * 0.5, er - 0.01],
-        options.contact_step_deg * 2,
-        base,
-        facing,
-        ring_base + len(targets),
-    )
-    starts = np.array([(m.x, m.y) for m in unit.models])
-    lo = np.maximum(starts.min(axis=0) - roll_max, 0.0)
-    hi = np.minimum(starts.max(axis=0) + roll_max, (scenario.board.width, scenario.board.height))
-    near_reach = er + rules.coherency_range_in + 2 * base.circumradius_in + 1.0
-    tgt = np.array([(t.x, t.y) for t in targets])
-    tgt_r = max(t.radius_in for t in targets)
-    t_lo = np.maximum(tgt.min(axis=0) - near_reach - tgt_r, lo)
-    t_hi = np.minimum(tgt.max(axis=0) + near_reach + tgt_r, hi)
-    near = _hex_lattice(*t_lo, *t_hi, options.near_spacing_in)
-    far = _hex_lattice(*lo, *hi, options.far_spacing_in)
-    if len(far):
-        d_near = np.min(
-            np.hypot(far[:, None, 0] - tgt[None, :, 0], far[:, None, 1] - tgt[None, :, 1]), axis=1
-        )
-        far = far[d_near > near_reach + tgt_r]
-    flat = np.vstack([near, far, starts])
-    d_start = np.min(
-        np.hypot(flat[:, None, 0] - starts[None, :, 0], flat[:, None, 1] - starts[None, :, 1]),
-        axis=1,
-    )
-    flat = flat[d_start <= roll_max + 1e-9]
-    layered = [
-        np.column_stack(
-            (flat, np.full(len(flat), z), np.full(len(flat), -1.0), np.zeros(len(flat)))
-        )
-        for z in surfaces
-    ]
-    return np.vstack([contact, band, *layered]) if lattice else np.vstack([contact, band])
 
 
 @dataclass(frozen=True)
@@ -338,14 +166,7 @@ def generate(
     cols: list[list[np.ndarray]] = [[] for _ in range(7)]
     for bi, base, pts, facing in parts:
         keep = standable(
-            base,
-            pts,
-            facing,
-            scenario,
-            battlefield,
-            around.fixed,
-            non_target_enemies,
-            upper,
+            base, pts, facing, scenario, battlefield, around.fixed, non_target_enemies, upper
         )
         for k, arr in enumerate(
             (pts[:, 0], pts[:, 1], pts[:, 2], facing, np.full(len(pts), bi), pts[:, 3], pts[:, 4])
@@ -360,11 +181,11 @@ def generate(
     base_of = base_of.astype(int)
     ring = ring.astype(int)
 
-    contact, engaged, unit_dist = _target_relations(
+    contact, engaged, unit_dist = target_relations(
         bases, base_of, x, y, z, facing, targets, target_ids_list, rules, battlefield
     )
     cands = Candidates(bases, base_of, x, y, z, facing, contact, engaged, ring, angle)
-    cands.reach = _reach(
+    cands.reach = reach_lengths(
         scenario,
         battlefield,
         unit,
@@ -379,7 +200,7 @@ def generate(
     used = np.zeros(len(cands), bool)
     for lengths in cands.reach.values():
         used |= np.isfinite(lengths)
-    cands = _subset(cands, np.flatnonzero(used))
+    cands = subset(cands, np.flatnonzero(used))
     overlap = own_overlap_allowed_in(rules) if own_overlap else 0.0
     cands.overlap_around = frozenset(
         (tid, b)
@@ -519,7 +340,7 @@ def _dedupe(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     return tuple(a[first] for a in arrays)
 
 
-def _target_relations(bases, base_of, x, y, z, facing, targets, target_ids, rules, battlefield):
+def target_relations(bases, base_of, x, y, z, facing, targets, target_ids, rules, battlefield):
     contact: list[tuple[str, ...]] = [()] * len(x)
     engaged: list[frozenset[str]] = [frozenset()] * len(x)
     unit_dist = {u: np.full(len(x), np.inf) for u, _ in target_ids}
@@ -542,7 +363,7 @@ def _target_relations(bases, base_of, x, y, z, facing, targets, target_ids, rule
     return contact, engaged, unit_dist
 
 
-def _reach(
+def reach_lengths(
     scenario,
     battlefield,
     unit,
@@ -582,7 +403,7 @@ def _reach(
         rotation = (
             turn
             * base.circumradius_in
-            * np.radians(np.abs(_angle_diff(cands.facing[idx], m.facing)))
+            * np.radians(np.abs(angle_diff(cands.facing[idx], m.facing)))
         )
         length = horiz + climb + rotation
         if may_end is not None:
@@ -616,12 +437,12 @@ def _edge(a: Footprint, b: Footprint) -> float:
     return edge_distance(a, b)
 
 
-def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
+def angle_diff(a: np.ndarray, b: float) -> np.ndarray:
     d = np.mod(np.abs(a - b), 360.0)
     return np.minimum(d, 360.0 - d)
 
 
-def _subset(c: Candidates, idx: np.ndarray) -> Candidates:
+def subset(c: Candidates, idx: np.ndarray) -> Candidates:
     return Candidates(
         c.base_keys,
         c.base_of[idx],
@@ -637,130 +458,3 @@ def _subset(c: Candidates, idx: np.ndarray) -> Candidates:
         overlap_allowed_in=c.overlap_allowed_in,
         overlap_around=c.overlap_around,
     )
-
-
-COARSE_SEGMENTS = 32
-
-
-def _extents(c: Candidates, idx: np.ndarray, ux: np.ndarray, uy: np.ndarray):
-    """For candidates `idx` and unit directions u: the support h(u) (how far the base reaches
-    along u) and a radial lower bound r(u) (how far along u its outline surely is)."""
-    h = np.empty(len(idx))
-    r = np.empty(len(idx))
-    for b, base in enumerate(c.base_keys):
-        sel = c.base_of[idx] == b
-        if not sel.any():
-            continue
-        if isinstance(base, RoundBase):
-            h[sel] = r[sel] = base.radius_in
-            continue
-        phi = np.radians(c.facing[idx[sel]])
-        along = ux[sel] * np.cos(phi) + uy[sel] * np.sin(phi)
-        across = -ux[sel] * np.sin(phi) + uy[sel] * np.cos(phi)
-        if isinstance(base, OvalBase):
-            a, bb = base.semi_axes_in
-            h[sel] = np.sqrt((a * along) ** 2 + (bb * across) ** 2)
-            r[sel] = 1.0 / np.sqrt((along / a) ** 2 + (across / bb) ** 2)
-        else:
-            pts = np.array(base.points)
-            h[sel] = np.max(
-                along[:, None] * pts[None, :, 0] + across[:, None] * pts[None, :, 1], axis=1
-            )
-            r[sel] = Polygon(pts).exterior.distance(Point(0.0, 0.0))
-    return h, r
-
-
-def _measured_gaps(c: Candidates, i: np.ndarray, j: np.ndarray, limit: float) -> np.ndarray:
-    """Edge gaps (-1 for overlap) of the pairs (i, j), as the checker's polygons measure them,
-    wherever that decides overlap or coherency: coarse inscribed polygons first (inside the
-    fine ones, so their intersection is an overlap and their distance an upper bound within
-    the error band), the fine polygons only for pairs the band leaves undecided."""
-    feet = {
-        k: Footprint(
-            c.base_keys[c.base_of[k]], float(c.x[k]), float(c.y[k]), 0.0, float(c.facing[k])
-        )
-        for k in np.unique(np.concatenate([i, j]))
-    }
-    coarse = {k: f.coarse_polygon(COARSE_SEGMENTS) for k, f in feet.items()}
-    band = np.array(
-        [
-            feet[a].coarse_error_in(COARSE_SEGMENTS) + feet[b].coarse_error_in(COARSE_SEGMENTS)
-            for a, b in zip(i, j, strict=True)
-        ]
-    )
-    a = np.array([coarse[k] for k in i], dtype=object)
-    b = np.array([coarse[k] for k in j], dtype=object)
-    touching = shapely.intersects(a, b)
-    gap = np.where(touching, -1.0, shapely.distance(a, b))
-    fine = ~touching & ((gap < band) | ((gap > limit) & (gap - band <= limit)))
-    if fine.any():
-        fa = np.array([feet[k].polygon for k in i[fine]], dtype=object)
-        fb = np.array([feet[k].polygon for k in j[fine]], dtype=object)
-        gap[fine] = np.where(shapely.intersects(fa, fb), -1.0, shapely.distance(fa, fb))
-    return gap
-
-
-def near_pairs(c: Candidates, distance: float) -> np.ndarray:
-    """Index pairs (i < j) of candidates whose centres stand at most `distance` apart. The
-    widest query made is kept on the candidates and narrower ones are filtered from it (the
-    fight helpers' pairs come from the coherency pairs' query)."""
-    wide, pairs = c.memo.get("near_pairs", (-1.0, None))
-    if pairs is None or wide < distance:
-        pairs = pairs_within(c.x, c.y, distance)
-        c.memo["near_pairs"] = (distance, pairs)
-        return pairs
-    i, j = pairs[:, 0], pairs[:, 1]
-    return pairs[np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j]) <= distance]
-
-
-def overlap_allowed(c: Candidates, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    """Per pair (i, j), how deep the two bases may overlap: `c.overlap_allowed_in` where both
-    touch a target model that `c.overlap_around` names for their base kinds, else 0."""
-    allowed = np.zeros(len(i))
-    if not c.overlap_around:
-        return allowed
-    may = [
-        frozenset(t for t in c.contact[k] if (t, c.base_of[k]) in c.overlap_around)
-        for k in range(len(c))
-    ]
-    shared = np.array([bool(may[a] & may[b]) for a, b in zip(i, j, strict=True)], dtype=bool)
-    allowed[shared] = c.overlap_allowed_in
-    return allowed
-
-
-def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray]:
-    """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used
-    (two bases touching one target model of `c.overlap_around`: deeper than
-    `c.overlap_allowed_in`), and pairs within coherency range of each other (horizontal and
-    vertical). Pairs of round bases use the closed form; otherwise bounds along the line
-    between the centres settle most pairs and shapely measures only the rest."""
-    if len(c) < 2:
-        return np.empty((0, 2), int), np.empty((0, 2), int)
-    outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
-    limit = rules.coherency_range_in - MARGIN_IN
-    pairs = near_pairs(c, limit + 2 * outer.max())
-    if len(pairs) == 0:
-        return np.empty((0, 2), int), np.empty((0, 2), int)
-    i, j = pairs[:, 0], pairs[:, 1]
-    d = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j])
-    round_kind = np.array([isinstance(b, RoundBase) for b in c.base_keys])
-    allowed = overlap_allowed(c, i, j)
-    if round_kind.all():
-        low = high = d - outer[i] - outer[j]
-    else:
-        ux = np.where(d > 1e-9, (c.x[j] - c.x[i]) / np.maximum(d, 1e-12), 1.0)
-        uy = np.where(d > 1e-9, (c.y[j] - c.y[i]) / np.maximum(d, 1e-12), 0.0)
-        hi_, ri_ = _extents(c, i, ux, uy)
-        hj_, rj_ = _extents(c, j, -ux, -uy)
-        low, high = d - hi_ - hj_, d - ri_ - rj_
-        low[d < 1e-9] = high[d < 1e-9] = -1.0
-    gap = low.copy()
-    unsure = ((low < -allowed) & (high >= -allowed)) | ((low <= limit) & (high > limit))
-    if unsure.any():
-        gap[unsure] = _measured_gaps(c, i[unsure], j[unsure], limit)
-    gap = np.where(high < -allowed, -1.0, gap)
-    dz = np.abs(c.z[i] - c.z[j])
-    clash = (gap < -allowed) & (dz < 0.01)
-    conflicts = pairs[clash]
-    near = ~clash & (np.maximum(gap, 0.0) <= limit) & (dz <= rules.coherency_vertical_in)
-    return conflicts, pairs[near]

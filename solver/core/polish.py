@@ -10,16 +10,17 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from chargeopt.geometry import Battlefield
-from chargeopt.geometry.paths import climb_in, obstacle_map
+from chargeopt.geometry.obstacles import climb_in
+from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import RoundBase, Scenario
 from chargeopt.solver.core.candidates import (
-    MARGIN_IN,
     Candidates,
     Surroundings,
     engagement_limits,
     standable,
     surroundings,
 )
+from chargeopt.solver.core.tolerances import MARGIN_IN
 
 BISECTIONS = 12
 """Halvings of the slide back toward the start (a resolution of 1/4096 of the move)."""

@@ -23,19 +23,13 @@ from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core.coherency_constraints import add_coherency, neighbours
 from chargeopt.solver.core.cpsat_blocks import (
     MOVE_SCALE,
-    REPEATABLE_WORKERS,
-    Objective,
     PlacementModel,
-    SolveState,
-    StageOutcome,
-    add_coherency,
     add_no_overlap,
     assign_models,
     assignment,
-    neighbours,
-    solve_ordered,
 )
 from chargeopt.solver.core.greedy import (
     best_completion,
@@ -44,7 +38,15 @@ from chargeopt.solver.core.greedy import (
     improve_count,
     satisfies_all,
 )
-from chargeopt.solver.forty_k.charge import packing_ceiling
+from chargeopt.solver.core.ordered_solve import (
+    REPEATABLE_WORKERS,
+    Objective,
+    SolveState,
+    StageOutcome,
+    solve_ordered,
+)
+from chargeopt.solver.core.tolerances import MARGIN_IN
+from chargeopt.solver.forty_k.charge_packing import packing_ceiling
 from chargeopt.solver.forty_k.close_moves import CloseMove, Goal, marker_footprint, support_pairs
 from chargeopt.solver.options import SolveOptions
 
@@ -77,7 +79,7 @@ def fight_anchors(move: CloseMove, c: cand.Candidates) -> tuple[np.ndarray, np.n
             continue
         d = edge_distances(base, c.x[idx], c.y[idx], c.facing[idx], move.enemies)
         dz = np.abs(c.z[idx, None] - np.array([e.z for e in move.enemies])[None, :])
-        near = np.hypot(d, dz) <= support - cand.MARGIN_IN
+        near = np.hypot(d, dz) <= support - MARGIN_IN
         anchor[idx] = near.any(axis=1)
     return direct, anchor
 
@@ -96,7 +98,7 @@ def _helpers(move: CloseMove, c: cand.Candidates) -> list[list[int]]:
     if support is None:
         pairs = support_pairs(c, rules.base_contact_tolerance_in - TOUCH_IN, same_level=True)
     else:
-        pairs = support_pairs(c, support - cand.MARGIN_IN, same_level=False)
+        pairs = support_pairs(c, support - MARGIN_IN, same_level=False)
     _, anchor = fight_anchors(move, c)
     i, j = pairs[:, 0], pairs[:, 1]
     seq = np.arange(len(pairs))
@@ -118,7 +120,7 @@ def on_objective(move: CloseMove, c: cand.Candidates, goal: Goal) -> np.ndarray:
     for b, base in enumerate(c.base_keys):
         idx = np.flatnonzero(c.base_of == b)
         d = edge_distances(base, c.x[idx], c.y[idx], c.facing[idx], [marker])[:, 0]
-        out[idx] = (d <= move.rules.objective_range_in - cand.MARGIN_IN) & (
+        out[idx] = (d <= move.rules.objective_range_in - MARGIN_IN) & (
             np.abs(c.z[idx] - marker.z) <= 5.0
         )
     return out
@@ -165,11 +167,7 @@ def _reaching(c: cand.Candidates, move: CloseMove, spots: np.ndarray) -> int:
 
 
 def objectives(
-    move: CloseMove,
-    pm: PlacementModel,
-    c: cand.Candidates,
-    goal: Goal,
-    ceilings: dict[str, int],
+    move: CloseMove, pm: PlacementModel, c: cand.Candidates, goal: Goal, ceilings: dict[str, int]
 ):
     """Base contact, models that can fight, (models on the objective in that mode) and a
     movement proxy per position; the proven ceilings (`_ceilings`: base contact and can

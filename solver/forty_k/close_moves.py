@@ -29,6 +29,9 @@ from chargeopt.models import (
     Scenario,
 )
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core.candidate_pairs import near_pairs
+from chargeopt.solver.core.candidate_points import rings
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
 from chargeopt.solver.options import SolveOptions
 
 CLOSER_IN = 1e-6
@@ -176,7 +179,7 @@ class CloseMove:
 
         def rule(model: GameModel, c: cand.Candidates, idx: np.ndarray, length: np.ndarray):
             own = _at(c, idx, model.x, model.y, model.z) & (
-                np.abs(cand._angle_diff(c.facing[idx], model.facing)) < 1e-6
+                np.abs(cand.angle_diff(c.facing[idx], model.facing)) < 1e-6
             )
             out = np.full(len(idx), np.inf)
             if model.id not in self.fixed:
@@ -206,17 +209,17 @@ class CloseMove:
             if goal.marker is not None:
                 marker = marker_footprint(goal.marker)
                 reach = self.rules.objective_range_in
-                rows = cand._rings(
+                rows = rings(
                     [marker],
-                    [cand.CONTACT_GAP_IN, reach / 2, reach - 0.01],
+                    [CONTACT_GAP_IN, reach / 2, reach - 0.01],
                     options.contact_step_deg * 2,
                     base,
                     facing,
                     0,
                 )
             else:
-                behind = 2 * base.radius_in + 2 * cand.CONTACT_GAP_IN
-                rows = cand._rings(targets, [behind], options.contact_step_deg, base, facing, 0)
+                behind = 2 * base.radius_in + 2 * CONTACT_GAP_IN
+                rows = rings(targets, [behind], options.contact_step_deg, base, facing, 0)
                 rows = np.vstack([rows, self._behind_fixed(base)])
             rows[:, 3] = -1.0
             return rows
@@ -235,7 +238,7 @@ class CloseMove:
                 e = by_id[enemy_id]
                 dx, dy = m.x - e.x, m.y - e.y
                 norm = np.hypot(dx, dy) or 1.0
-                step = 2 * base.radius_in + cand.CONTACT_GAP_IN
+                step = 2 * base.radius_in + CONTACT_GAP_IN
                 rows.append((m.x + dx / norm * step, m.y + dy / norm * step, m.z, -1.0, 0.0))
         return np.array(rows) if rows else NO_ROWS
 
@@ -283,7 +286,7 @@ def support_pairs(c: cand.Candidates, limit_in: float, same_level: bool) -> np.n
     if len(c) < 2:
         return np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
-    pairs = cand.near_pairs(c, limit_in + 2 * outer.max())
+    pairs = near_pairs(c, limit_in + 2 * outer.max())
     if len(pairs) == 0:
         return np.empty((0, 2), int)
     i, j = pairs[:, 0], pairs[:, 1]

@@ -12,16 +12,8 @@ import numpy as np
 
 from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.geometry.fight import fight_eligibility
-from chargeopt.models import (
-    ActionKind,
-    Placement,
-    Result,
-    ResultAction,
-    Scenario,
-    Status,
-)
+from chargeopt.models import ActionKind, Placement, Result, ResultAction, Scenario, Status
 from chargeopt.solver.core.polish import Pose, polish, poses_of
-from chargeopt.solver.forty_k.charge import _placements
 from chargeopt.solver.forty_k.close_fight import CloseAnswer, solve_discrete
 from chargeopt.solver.forty_k.close_moves import (
     CLOSER_IN,
@@ -30,6 +22,7 @@ from chargeopt.solver.forty_k.close_moves import (
     Goal,
     marker_footprint,
 )
+from chargeopt.solver.forty_k.placements import placements_at
 from chargeopt.solver.options import SolveOptions
 
 STATUS = {
@@ -100,7 +93,7 @@ def _result(
         for mid in move.fixed:
             poses[mid] = _start_pose(scenario, mid)
         poses = polish(move.view, move.battlefield, poses, move.limit_in, _keeps(move, goal, poses))
-        placements = _with_fights(move, _placements(move.view, move.battlefield, poses))
+        placements = _with_fights(move, placements_at(move.view, move.battlefield, poses))
     else:
         status = Status.INFEASIBLE if state.status == "INFEASIBLE" else Status.UNKNOWN
         placements = tuple(
@@ -108,7 +101,7 @@ def _result(
         )
         if status == Status.INFEASIBLE:
             proof = _proof(move, goal)
-    objective, bound = _objective_and_bound(move, state, goal, placements)
+    objective, bound = objective_and_bound(move, state, goal, placements)
     return Result(
         scenario=scenario.name,
         ruleset=scenario.ruleset,
@@ -146,7 +139,7 @@ def _with_fights(move: CloseMove, placements: tuple[Placement, ...]) -> tuple[Pl
 def _as_placements(
     poses: dict[str, Pose], memo: dict[tuple, Placement] | None = None
 ) -> list[Placement]:
-    """The poses as the result will report them (rounded as `_placements` rounds), so that a
+    """The poses as the result will report them (rounded as `placements_at` rounds), so that a
     model polished to the very edge of a fight range is measured as it will be reported.
     `memo`, when given, keeps each placement made under the values it was made from."""
     out = []
@@ -212,7 +205,7 @@ def _on_marker(move: CloseMove, goal: Goal, poses: dict[str, Pose]) -> int:
     return count
 
 
-def _objective_and_bound(move: CloseMove, state, goal: Goal, placements) -> tuple[dict, dict]:
+def objective_and_bound(move: CloseMove, state, goal: Goal, placements) -> tuple[dict, dict]:
     if state.assignment is None:
         return {}, {}
     fighters = sum(1 for p in placements if p.fights)

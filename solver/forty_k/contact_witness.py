@@ -18,7 +18,7 @@ from chargeopt.models import Scenario
 from chargeopt.solver.bounds import cells as cl
 from chargeopt.solver.bounds.relaxation_zones import Zones, inner_radius
 from chargeopt.solver.bounds.ring_packing import applies, pack_points
-from chargeopt.solver.core.candidates import CONTACT_GAP_IN
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
 
 SPOT_ARC_IN = 0.015
 """Arc between two spots of a contact ring. The candidates' 3 degree steps (0.05" to 0.07"

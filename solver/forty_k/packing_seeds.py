@@ -20,13 +20,9 @@ import shapely
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Scenario
 from chargeopt.solver.bounds import cells as cl
+from chargeopt.solver.bounds.cell_reach import reachable, within_straight_reach
 from chargeopt.solver.bounds.relaxation_zones import Zones, zones
-from chargeopt.solver.bounds.ring_packing import (
-    pack_points,
-    reachable,
-    ring_sectors,
-    within_straight_reach,
-)
+from chargeopt.solver.bounds.ring_packing import pack_points, ring_sectors
 
 BAND_ARC_IN = 0.1
 """Spacing of the spots along each circle of a band, and the arc of the contact rings' sectors."""

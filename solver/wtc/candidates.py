@@ -19,6 +19,8 @@ import shapely
 from chargeopt.geometry import Battlefield, Footprint, TerrainPiece
 from chargeopt.models import RoundBase, Scenario
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core.candidate_pairs import pair_relations
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN, MARGIN_IN
 from chargeopt.solver.options import SolveOptions
 
 WALL_STEP_IN = 0.15
@@ -48,7 +50,7 @@ def generate(
     extra = _token_candidates(scenario, battlefield, roll_max)
     c = _merge(normal, extra) if extra is not None else normal
     if len(scenario.acting_unit.models) > 1:
-        c.conflicts, c.coherent = cand.pair_relations(c, scenario.rules)
+        c.conflicts, c.coherent = pair_relations(c, scenario.rules)
     walls, targets = token_facts(scenario, battlefield, c)
     return WallCandidates(c, walls, targets)
 
@@ -57,7 +59,7 @@ def wall_points(piece: TerrainPiece, radius_in: float, near: list[Footprint], re
     """Centres of a round base of `radius_in` touching `piece`, every `WALL_STEP_IN` along its
     grown outline, plus the spot nearest each footprint in `near`, kept within `reach_in`
     (centre to centre) of one of them."""
-    grown = piece.shape.buffer(radius_in + cand.CONTACT_GAP_IN, quad_segs=16)
+    grown = piece.shape.buffer(radius_in + CONTACT_GAP_IN, quad_segs=16)
     rings = [g.exterior for g in getattr(grown, "geoms", [grown])]
     rings += [i for g in getattr(grown, "geoms", [grown]) for i in g.interiors]
     parts = []
@@ -117,13 +119,13 @@ def _token_candidates(scenario: Scenario, battlefield: Battlefield, roll_max: fl
     pts = np.vstack([p for _, p in rows])
     x, y, z = pts[:, 0], pts[:, 1], pts[:, 2]
     facing = np.zeros(len(pts))
-    contact, engaged, unit_dist = cand._target_relations(
+    contact, engaged, unit_dist = cand.target_relations(
         bases, base_of, x, y, z, facing, around.targets, around.target_ids, rules, battlefield
     )
     c = cand.Candidates(
         bases, base_of, x, y, z, facing, contact, engaged, np.full(len(x), -1), np.zeros(len(x))
     )
-    c.reach = cand._reach(
+    c.reach = cand.reach_lengths(
         scenario,
         battlefield,
         unit,
@@ -137,7 +139,7 @@ def _token_candidates(scenario: Scenario, battlefield: Battlefield, roll_max: fl
     used = np.zeros(len(c), bool)
     for lengths in c.reach.values():
         used |= np.isfinite(lengths)
-    return cand._subset(c, np.flatnonzero(used))
+    return cand.subset(c, np.flatnonzero(used))
 
 
 def _on_a_floor(battlefield: Battlefield, pts: np.ndarray, radius: float, z: float) -> np.ndarray:
@@ -192,7 +194,7 @@ def token_facts(
             continue
         pts = shapely.points(c.x[idx], c.y[idx])
         gap = np.hypot(c.x[idx, None] - tx, c.y[idx, None] - ty) - base.radius_in - tr
-        near = (gap <= rules.barricade_engagement_range_in - cand.MARGIN_IN) & (
+        near = (gap <= rules.barricade_engagement_range_in - MARGIN_IN) & (
             np.abs(c.z[idx, None] - tz) <= rules.engagement_vertical_in
         )
         for piece in battlefield.walls:

@@ -18,20 +18,21 @@ from ortools.sat.python import cp_model
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenario, Status
 from chargeopt.solver.bounds.contact_bound import roll_lower_bound
-from chargeopt.solver.core.cpsat_blocks import (
-    MOVE_SCALE,
+from chargeopt.solver.core.coherency_constraints import (
+    add_coherency,
+    add_gapless_layers,
+    neighbours,
+)
+from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
+from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
+from chargeopt.solver.core.ordered_solve import (
     REPEATABLE_WORKERS,
     Objective,
     SolveState,
-    add_coherency,
-    add_gapless_layers,
-    add_no_overlap,
-    assignment,
-    neighbours,
     solve_ordered,
 )
-from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
-from chargeopt.solver.forty_k.charge import packing_ceiling, solve_charge
+from chargeopt.solver.forty_k.charge import solve_charge
+from chargeopt.solver.forty_k.charge_packing import packing_ceiling
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.wtc import candidates as wallc
 from chargeopt.solver.wtc.decision import WallRuleDecision, decide, normal_charge_at, with_decision

@@ -28,10 +28,12 @@ from chargeopt.geometry.fight import fight_eligibility
 from chargeopt.geometry.token_engagement import charged_by, token_pairs, tokens_now
 from chargeopt.models import ActionKind, Result, Scenario
 from chargeopt.solver.core import candidates as cand
-from chargeopt.solver.core.cpsat_blocks import REPEATABLE_WORKERS, SolveState, solve_ordered
+from chargeopt.solver.core.ordered_solve import REPEATABLE_WORKERS, SolveState, solve_ordered
 from chargeopt.solver.forty_k.close_fight import CloseAnswer, _ceilings, build, objectives
 from chargeopt.solver.forty_k.close_moves import CloseMove, Goal, require_pile_in
 from chargeopt.solver.forty_k.close_solve import _result
+from chargeopt.solver.forty_k.consolidate import solve_consolidate
+from chargeopt.solver.forty_k.pile_in import solve_pile_in
 from chargeopt.solver.options import SolveOptions
 
 
@@ -166,3 +168,19 @@ def _with_tokens(scenario: Scenario, result: Result, kept: set[str], choosing: s
         objective["can_fight"] = sum(1 for p in placements if p.fights)
     objective["tokens"] = sum(1 for p in placements if p.token)
     return result.model_copy(update={"placements": tuple(placements), "objective": objective})
+
+
+def solve_wtc_pile_in(scenario: Scenario, options: SolveOptions) -> Result:
+    """A pile in under the WTC walls rule: shaped by the rule where a model holds a token,
+    the 40k pile in otherwise."""
+    if not has_tokens(scenario):
+        return solve_pile_in(scenario, options)
+    return solve_wtc_close(scenario, options, solve_pile_in)
+
+
+def solve_wtc_consolidate(scenario: Scenario, options: SolveOptions) -> Result:
+    """A consolidation under the WTC walls rule: shaped by the rule where a model holds a
+    token, the 40k consolidation otherwise."""
+    if not has_tokens(scenario):
+        return solve_consolidate(scenario, options)
+    return solve_wtc_close(scenario, options, solve_consolidate)

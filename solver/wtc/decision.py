@@ -217,14 +217,14 @@ def normal_charge_at(
     None, why: a proof, or no placement on the candidates), or ("unknown", None, None)."""
     from chargeopt.solver.bounds.proofs import charge_impossibility
     from chargeopt.solver.core import candidates as cand
-    from chargeopt.solver.forty_k.charge import _solve_at
+    from chargeopt.solver.forty_k.charge_roll import solve_at
 
     battlefield = Battlefield.from_scenario(scenario)
     reason = charge_impossibility(scenario, battlefield, roll)
     if reason is not None:
         return "impossible", None, reason
     c = cand.generate(scenario, battlefield, roll, options)
-    state = _solve_at(c, scenario, roll, options, full=True, deadline=deadline)
+    state = solve_at(c, scenario, roll, options, full=True, deadline=deadline)
     if state.assignment is not None:
         return "charges", sum(1 for p in state.assignment.values() if c.engaged[p]), None
     if state.status == "INFEASIBLE":

@@ -20,15 +20,14 @@ from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
 from chargeopt.geometry import Battlefield
-from chargeopt.geometry.paths import (
+from chargeopt.geometry.obstacles import (
     ARC_QUAD_SEGS,
     PathError,
     climb_in,
     grown_obstacle,
-    legal_move_length,
     mover_profile,
-    obstacle_map,
 )
+from chargeopt.geometry.paths import legal_move_length, obstacle_map
 from chargeopt.models import Scenario, mm_to_in
 
 R32 = mm_to_in(32) / 2

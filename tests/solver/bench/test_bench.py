@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from repo_paths import REPO_ROOT
 
 from chargeopt.models import Placement, Result, Status
 from chargeopt.solver import load_scenario
@@ -19,7 +20,7 @@ from chargeopt.solver.bench.suite import load_suite
 from chargeopt.solver.interface.bench_command import parse_methods
 from chargeopt.solver.interface.cli import main
 
-QUICK = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts" / "quick-v1"
+QUICK = REPO_ROOT / "benchmarks" / "layouts" / "quick-v1"
 
 
 def test_quick_suite_through_the_cli(tmp_path: Path) -> None:

@@ -11,11 +11,8 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.models import ScenarioError, Status
 from chargeopt.models.rulesets import EDITIONS
 from chargeopt.solver import solve
-from chargeopt.solver.core.candidates import (
-    CONTACT_GAP_IN,
-    fits_more_with_overlap,
-    own_overlap_allowed_in,
-)
+from chargeopt.solver.core.candidate_pairs import fits_more_with_overlap, own_overlap_allowed_in
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
 
 R32 = 32 / 25.4 / 2
 

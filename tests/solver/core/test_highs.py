@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from chargeopt.solver.core.highs import UnsupportedConstraint, solve_with_highs
-from chargeopt.solver.forty_k.charge import contact_model
+from chargeopt.solver.forty_k.charge_roll import contact_model
 from chargeopt.solver.options import SolveOptions
 
 

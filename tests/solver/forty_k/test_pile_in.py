@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from builders import make_scenario
 from click.testing import CliRunner
+from repo_paths import REPO_ROOT
 
 from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.models import IneligibleMoveError, RoundBase, Scenario, Status
@@ -21,7 +22,7 @@ from chargeopt.solver.loading import load_checked_scenario
 D = 32 / 25.4
 R = D / 2
 OPTIONS = SolveOptions(time_limit_s=10.0)
-PILE_IN_LAYOUTS = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts" / "pile-in-v1"
+PILE_IN_LAYOUTS = REPO_ROOT / "benchmarks" / "layouts" / "pile-in-v1"
 
 
 def pile_in(

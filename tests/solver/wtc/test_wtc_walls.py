@@ -12,15 +12,15 @@ the last model."""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Result, Scenario, Status
 from chargeopt.solver import load_scenario, solve
 
-LAYOUTS = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts" / "wtc-walls"
+LAYOUTS = REPO_ROOT / "benchmarks" / "layouts" / "wtc-walls"
 R32 = 32 / 25.4 / 2
 TOKEN_X = 15.75 - R32
 INSIDE_X = 16.35 + R32

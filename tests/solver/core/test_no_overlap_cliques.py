@@ -3,11 +3,10 @@ relaxation built on them can never claim fewer contacts than a legal placement h
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from hypothesis import HealthCheck, given, settings
-from test_properties import charges
+from repo_paths import REPO_ROOT
+from strategies import charges
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import RoundBase, Scenario
@@ -20,10 +19,10 @@ from chargeopt.solver.bounds.contact_bound import (
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core.cpsat_blocks import overlap_cliques
 from chargeopt.solver.core.greedy import best_completion, complete, greedy_packing, satisfies_all
-from chargeopt.solver.forty_k.charge import packing_ceiling
+from chargeopt.solver.forty_k.charge_packing import packing_ceiling
 from chargeopt.solver.options import SolveOptions
 
-LAYOUTS = Path(__file__).parents[2] / "benchmarks" / "layouts" / "speed-v1"
+LAYOUTS = REPO_ROOT / "benchmarks" / "layouts" / "speed-v1"
 SCALING = LAYOUTS.parent / "scaling-v1"
 
 
@@ -154,7 +153,7 @@ def test_ring_cliques_allow_the_overlap_the_pairs_allow() -> None:
     which HiGHS and the CP-SAT stages solve: its optimum over the candidates is 8, not 7."""
     from ortools.sat.python import cp_model
 
-    from chargeopt.solver.forty_k.charge import contact_model
+    from chargeopt.solver.forty_k.charge_roll import contact_model
 
     scenario = load_scenario(LAYOUTS.parent / "curated-v1" / "k8-seven-around-40mm.toml")
     c, pm, _, contact = contact_model(scenario, 12, SolveOptions())

@@ -17,8 +17,9 @@ from chargeopt.geometry.move_state import footprint_at_end, footprint_at_start
 from chargeopt.geometry.pairs import Bases, engagement
 from chargeopt.geometry.token_engagement import token_pairs
 from chargeopt.models import Placement, RoundBase, Scenario
-from chargeopt.solver.core.candidates import MARGIN_IN, engagement_limits, surroundings
+from chargeopt.solver.core.candidates import engagement_limits, surroundings
 from chargeopt.solver.core.polish import Pose, _Around, _engaged, _Group
+from chargeopt.solver.core.tolerances import MARGIN_IN
 
 PILE_IN = {"kind": "pile-in", "unit": "A", "charged": True}
 
@@ -33,12 +34,7 @@ def _scenario(
     }
     terrain: list[dict[str, Any]] = [BARRICADE] if rng.random() < 0.5 else []
     return make_scenario(
-        attackers,
-        defenders,
-        ruleset=ruleset,
-        enemy_base=enemy_base,
-        terrain=terrain,
-        action=action,
+        attackers, defenders, ruleset=ruleset, enemy_base=enemy_base, terrain=terrain, action=action
     )
 
 

@@ -4,10 +4,9 @@ score of it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from repo_paths import REPO_ROOT
 
 from chargeopt.geometry import Battlefield
 from chargeopt.solver import load_scenario
@@ -17,7 +16,7 @@ from chargeopt.solver.forty_k.close_fight import _Scorer
 from chargeopt.solver.forty_k.close_moves import CloseMove, Goal
 from chargeopt.solver.options import SolveOptions
 
-LAYOUTS = Path(__file__).parents[2] / "benchmarks" / "layouts"
+LAYOUTS = REPO_ROOT / "benchmarks" / "layouts"
 TRIALS = 400
 
 

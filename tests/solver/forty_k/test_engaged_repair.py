@@ -6,24 +6,24 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from builders import make_scenario, sampled_layouts
 from hypothesis import assume, given, note
 from hypothesis import strategies as st
+from repo_paths import REPO_ROOT
 
 from chargeopt.geometry import Battlefield, legal_move_length
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Scenario, Status, load_scenario
 from chargeopt.solver import solve
 from chargeopt.solver.core.polish import Pose
-from chargeopt.solver.forty_k.charge import _placements as _placements_of
 from chargeopt.solver.forty_k.engaged_repair import _Layout, _squeezed, applies_to, repair_engaged
 from chargeopt.solver.forty_k.packing_seeds import Seeds
+from chargeopt.solver.forty_k.placements import placements_at as _placements_of
 from chargeopt.solver.interface.summary import repair_lines, summarise_result
 from chargeopt.solver.options import SolveOptions
 
-LAYOUTS = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts"
+LAYOUTS = REPO_ROOT / "benchmarks" / "layouts"
 R_IN = 16 / 25.4
 """A 32mm base's radius."""
 TARGET = (20.0, 20.0)

@@ -17,14 +17,11 @@ from chargeopt.geometry import Battlefield, legal_move_length
 from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import Placement, Scenario, ScenarioError
+from chargeopt.solver.bounds.cell_reach import path_lower_bounds
 from chargeopt.solver.bounds.contact_bound import straight_line_ceilings
 from chargeopt.solver.bounds.pair_ceiling import pair_ceiling
 from chargeopt.solver.bounds.relaxation_zones import zones
-from chargeopt.solver.bounds.ring_packing import (
-    finer_contact_ceiling,
-    path_lower_bounds,
-    ring_packing_ceilings,
-)
+from chargeopt.solver.bounds.ring_packing import finer_contact_ceiling, ring_packing_ceilings
 
 R32 = 32 / 25.4 / 2
 D32 = 2 * R32
@@ -96,11 +93,7 @@ def test_the_ring_packing_bound_makes_the_answer_optimal() -> None:
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, database=None)
-@given(
-    st.floats(6.0, 20.0),
-    st.floats(4.0, 26.0),
-    st.floats(0.0, 0.2),
-)
+@given(st.floats(6.0, 20.0), st.floats(4.0, 26.0), st.floats(0.0, 0.2))
 def test_path_lower_bounds_never_exceed_the_legal_length(x: float, y: float, dx: float) -> None:
     """Around the corner: the lower bound for a point p holds for every point within delta of
     p (here one at distance dx <= delta), against the checker's own path length."""

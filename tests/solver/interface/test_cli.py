@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from repo_paths import REPO_ROOT
 
 from chargeopt.solver.interface.cli import main
 
-MALFORMED = Path(__file__).resolve().parent / "data" / "malformed"
+MALFORMED = REPO_ROOT / "tests" / "data" / "malformed"
 CASES = sorted(p.name.removesuffix(".expected") for p in MALFORMED.glob("*.expected"))
 SUBPROCESS_CASES = ["unknown-key-model.toml", "start-overlap.toml", "broken-syntax.json"]
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
+from repo_paths import REPO_ROOT
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Status, load_scenario
@@ -19,7 +19,7 @@ from chargeopt.solver import solve
 from chargeopt.solver.forty_k.packing_seeds import OVERLAP_IN, packed_seeds
 from chargeopt.solver.options import SolveOptions
 
-LAYOUT = Path(__file__).resolve().parents[2] / "benchmarks/layouts/scaling-v1/c30-walls-s1.toml"
+LAYOUT = REPO_ROOT / "benchmarks/layouts/scaling-v1/c30-walls-s1.toml"
 D_IN = 32 / 25.4
 """Centre to centre, two 32mm bases touching."""
 

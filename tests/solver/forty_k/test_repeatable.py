@@ -9,10 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from repo_paths import REPO_ROOT
 
 from chargeopt.solver import load_scenario, solve
 
-LAYOUTS = Path(__file__).parents[2] / "benchmarks" / "layouts"
+LAYOUTS = REPO_ROOT / "benchmarks" / "layouts"
 
 
 def _answer(path: Path) -> tuple:
@@ -23,11 +24,7 @@ def _answer(path: Path) -> tuple:
 
 @pytest.mark.parametrize(
     "name",
-    [
-        "examples/marines-charge-open.toml",
-        "pile-in-v1/p5-line-9e.toml",
-        "wtc-walls/example-2.toml",
-    ],
+    ["examples/marines-charge-open.toml", "pile-in-v1/p5-line-9e.toml", "wtc-walls/example-2.toml"],
 )
 def test_two_solves_agree(name: str) -> None:
     """The WTC seed's example 2 moved 40.93" to 42.57" in all while its stages ran on two
@@ -79,30 +76,30 @@ def test_a_worse_time_capped_answer_never_replaces_the_incumbent(monkeypatch) ->
     incumbent is kept, with its count, and the stage stays `FEASIBLE` below its ceiling."""
     from chargeopt.geometry import Battlefield
     from chargeopt.solver.core import candidates as cand
-    from chargeopt.solver.core import cpsat_blocks
+    from chargeopt.solver.core import ordered_solve
     from chargeopt.solver.core.greedy import greedy_assignment
-    from chargeopt.solver.forty_k.charge import _best_legal, _build, _objectives
+    from chargeopt.solver.forty_k.charge_roll import best_legal, build_model, stage_objectives
     from chargeopt.solver.options import SolveOptions
 
     scenario = load_scenario(LAYOUTS / "quick-v1" / "q2-six-around-one.toml")
     roll = scenario.action.roll
     c = cand.generate(scenario, Battlefield.from_scenario(scenario), roll, SolveOptions())
     k = scenario.rules.coherency_neighbours(len(scenario.acting_unit.models))
-    start = _best_legal(c, scenario, [greedy_assignment(c, scenario, roll)], k)
+    start = best_legal(c, scenario, [greedy_assignment(c, scenario, roll)], k)
     assert start is not None and start[1]["base_contact"] == 5
-    pm, adjacency = _build(c, scenario, roll)
-    contact, _, _ = _objectives(pm, c)
+    pm, adjacency = build_model(c, scenario, roll)
+    contact, _, _ = stage_objectives(pm, c)
 
     class NoModel:
         def Value(self, _):
             return 0
 
     worse = ("FEASIBLE", list(start[0].values()), NoModel(), 3.0, 6.0)
-    monkeypatch.setattr(cpsat_blocks, "_stage", lambda *args: worse)
-    state = cpsat_blocks.solve_ordered(
+    monkeypatch.setattr(ordered_solve, "_stage", lambda *args: worse)
+    state = ordered_solve.solve_ordered(
         pm,
         c,
-        [cpsat_blocks.Objective("base_contact", contact, True, 6)],
+        [ordered_solve.Objective("base_contact", contact, True, 6)],
         adjacency,
         roll=roll,
         time_limit_s=5,

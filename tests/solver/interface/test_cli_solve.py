@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from repo_paths import REPO_ROOT
 
 from chargeopt.solver.interface.cli import main
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "benchmarks/layouts/examples"
+EXAMPLE = REPO_ROOT / "benchmarks/layouts/examples"
 SCENARIO = str(EXAMPLE / "marines-charge-open.toml")
 CONTRACT = {
     "format",

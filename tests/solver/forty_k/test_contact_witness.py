@@ -6,13 +6,13 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from builders import make_scenario, sampled_layouts
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from repo_paths import REPO_ROOT
 
 from chargeopt.geometry import Battlefield, legal_move_length
 from chargeopt.geometry.checker import check_placement
@@ -21,13 +21,13 @@ from chargeopt.models.loading import load_scenario
 from chargeopt.solver import solve
 from chargeopt.solver.bounds.relaxation_zones import zones
 from chargeopt.solver.bounds.ring_packing import contact_ceiling
-from chargeopt.solver.core.candidates import CONTACT_GAP_IN
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
 from chargeopt.solver.forty_k.contact_witness import contact_spots
 from chargeopt.solver.interface.summary import summarise_result
 
 R32 = 32 / 25.4 / 2
 R40 = 40 / 25.4 / 2
-LAYOUTS = Path(__file__).resolve().parents[2] / "benchmarks" / "layouts"
+LAYOUTS = REPO_ROOT / "benchmarks" / "layouts"
 
 
 def _spots(s: Scenario, roll: float, found: int) -> tuple[int | None, np.ndarray | None]:

@@ -1,0 +1,288 @@
+"""The charge on the candidates at one roll: the CP-SAT model with every rule, its ordered
+objectives (base contact, engagement, movement), the ceilings and heuristic starts that settle
+stages without it, and the scans over rolls (the smallest that succeeds, the base contact each
+roll buys)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from chargeopt.geometry import Battlefield
+from chargeopt.models import Scenario
+from chargeopt.solver.bounds.contact_bound import contact_capacity_ceiling, straight_line_ceilings
+from chargeopt.solver.bounds.split_bound import split_contact_ceiling
+from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core.coherency_constraints import (
+    add_coherency,
+    add_layer_separators,
+    neighbours,
+)
+from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
+from chargeopt.solver.core.greedy import (
+    best_completion,
+    complete,
+    greedy_assignment,
+    greedy_packing,
+    improve_count,
+    satisfies_all,
+    shorten_moves,
+)
+from chargeopt.solver.core.ordered_solve import Objective, SolveState, StageOutcome, solve_ordered
+from chargeopt.solver.forty_k.charge_packing import base_classes, packing_ceiling
+from chargeopt.solver.options import SolveOptions
+
+
+def build_model(c: cand.Candidates, scenario: Scenario, roll: int, symmetric: bool = True):
+    pm = assignment(c, roll, base_classes(c, scenario), symmetric=symmetric)
+    if pm is None:
+        return None, {}
+    rules = scenario.rules
+    live = sorted(pm.y)
+    adjacency = neighbours(c, live)
+    add_no_overlap(pm, c)
+    add_coherency(pm, adjacency, rules.coherency_neighbours(len(scenario.acting_unit.models)))
+    engaging = {tid: [p for p in live if tid in c.engaged[p]] for tid in scenario.action.targets}
+    for spots in engaging.values():
+        if not spots:
+            return None, {}
+        pm.model.AddBoolOr([pm.y[p] for p in spots])
+    tids = list(engaging)
+    for i, first in enumerate(tids):
+        for second in tids[i + 1 :]:
+            if add_layer_separators(pm, adjacency, engaging[first], engaging[second]) < 0:
+                return None, {}
+    return pm, adjacency
+
+
+def stage_objectives(pm, c: cand.Candidates):
+    """Base contact, engagement, and a movement proxy per position (the least any model of
+    its base needs to get there); the exact assignment of models then minimises movement."""
+    contact = sum(v for p, v in pm.y.items() if c.contact[p])
+    engaged = sum(v for p, v in pm.y.items() if c.engaged[p])
+    nearest = np.min(np.vstack(list(c.reach.values())), axis=0)
+    movement = sum(int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items())
+    return contact, engaged, movement
+
+
+def contact_model(scenario: Scenario, roll: int, options: SolveOptions):
+    """The charge's first objective stage at `roll`, for another solver (benchmarks): the
+    candidates, the CP-SAT model with every rule but connectivity (callers add it by cuts,
+    `cpsat_blocks.add_connectivity_cuts`), its coherency adjacency and the base-contact
+    expression to maximise. The model is None when the charge is infeasible on its face."""
+    c = cand.generate(scenario, Battlefield.from_scenario(scenario), roll, options)
+    pm, adjacency = build_model(c, scenario, roll, options.symmetry_classes)
+    return c, pm, adjacency, None if pm is None else stage_objectives(pm, c)[0]
+
+
+def solve_at(
+    c,
+    scenario,
+    roll,
+    options,
+    *,
+    full: bool,
+    deadline: float,
+    previous: dict[str, int] | None = None,
+    feasibility: bool = False,
+) -> SolveState:
+    """The best placement at one roll (base contact only unless `full`; with `feasibility`,
+    any legal placement). A previous roll's placement stays legal at a larger roll, so it is
+    the first incumbent considered."""
+    if any(not (c.reach[m.id] <= roll - 1e-6).any() for m in scenario.acting_unit.models):
+        return SolveState(None, [], "INFEASIBLE")
+    n = len(scenario.acting_unit.models)
+    k = scenario.rules.coherency_neighbours(n)
+    starts = [previous] if previous else []
+    if options.use_hint:
+        starts += [complete(c, scenario, roll, {}, k), greedy_assignment(c, scenario, roll)]
+        packed = greedy_packing(c, scenario, roll)
+        starts.append(best_completion(c, scenario, roll, packed, k))
+    incumbent = best_legal(c, scenario, starts, k)
+    quick = n if feasibility else contact_capacity_ceiling(c, scenario, roll)
+    split = None if feasibility else split_contact_ceiling(scenario)
+    if split is not None:
+        quick = min(quick, split.base_contact)
+    if feasibility:
+        ceiling = 0
+    elif incumbent is not None and incumbent[1]["base_contact"] >= quick:
+        ceiling = quick
+    else:
+        ceiling, packed = packing_ceiling(
+            c, scenario, roll, options, "contact", least_movement=full
+        )
+        ceiling = quick if ceiling is None else min(ceiling, quick)
+        if options.use_hint:
+            starts.append(best_completion(c, scenario, roll, packed, k))
+            incumbent = best_legal(c, scenario, starts, k)
+    if incumbent is not None and not feasibility and incumbent[1]["base_contact"] < (ceiling or 0):
+        better = improve_count(c, scenario, incumbent[0], roll, k, c.contact)
+        incumbent = best_legal(c, scenario, [better], k) or incumbent
+    hint = next((list(s.values()) for s in starts if s), None)
+    if incumbent is not None:
+        hint = list(incumbent[0].values())
+    engaged_ceiling, engaged_s = n, 0.0
+    if full and (incumbent is None or incumbent[1]["engaged"] < n):
+        t_engaged = time.perf_counter()
+        engaged_ceiling = straight_line_ceilings(scenario, roll)["engaged"]
+        if incumbent is None or incumbent[1]["engaged"] < engaged_ceiling:
+            contacts = ceiling if _meets(incumbent, ceiling) else 0
+            engaged_ceiling, incumbent = _engaged_ceiling(
+                c, scenario, roll, options, k, contacts, engaged_ceiling, incumbent
+            )
+        engaged_s = time.perf_counter() - t_engaged
+    if _meets(incumbent, ceiling):
+        settled = [StageOutcome("base_contact", ceiling, ceiling, "OPTIMAL", 0.0)]
+        if not full:
+            return SolveState(incumbent[0], settled, "OPTIMAL")
+        if incumbent[1]["engaged"] >= engaged_ceiling:
+            t0 = time.perf_counter()
+            placed = shorten_moves(c, scenario, incumbent[0], roll, k)
+            moved = sum(c.reach[mid][p] for mid, p in placed.items())
+            settled += [
+                StageOutcome("engaged", engaged_ceiling, engaged_ceiling, "OPTIMAL", engaged_s),
+                StageOutcome(
+                    "movement", moved * MOVE_SCALE, 0.0, "LOCAL_SEARCH", time.perf_counter() - t0
+                ),
+            ]
+            return SolveState(placed, settled, "OPTIMAL")
+    pm, adjacency = build_model(c, scenario, roll, options.symmetry_classes)
+    if pm is None:
+        return SolveState(None, [], "INFEASIBLE")
+    contact, engaged, movement = stage_objectives(pm, c)
+    if not feasibility and ceiling is not None:
+        pm.model.Add(contact <= ceiling)
+    objectives = [Objective("base_contact", contact, True, ceiling)]
+    if full:
+        pm.model.Add(engaged <= engaged_ceiling)
+        objectives += [
+            Objective("engaged", engaged, True, engaged_ceiling),
+            Objective("movement", movement, False, tie_break=True),
+        ]
+
+    def improve(placed: dict[str, int]) -> tuple[dict[str, int], dict[str, float]]:
+        better = improve_count(c, scenario, placed, roll, k, c.engaged)
+        return best_legal(c, scenario, [better], k) or best_legal(c, scenario, [placed], k)
+
+    state = solve_ordered(
+        pm,
+        c,
+        objectives,
+        adjacency,
+        roll=roll,
+        time_limit_s=max(0.05, deadline - time.perf_counter()),
+        seed=options.seed,
+        workers=options.workers,
+        presolve=options.presolve,
+        hint=hint,
+        need_connected=n > 1,
+        incumbent=incumbent,
+        improve=improve if full else None,
+    )
+    if full and state.assignment is not None:
+        state.assignment = shorten_moves(c, scenario, state.assignment, roll, k)
+    return state
+
+
+def _meets(incumbent, ceiling: int | None) -> bool:
+    """Whether the incumbent's base contacts reach the proven contact ceiling (then that
+    ceiling is the first stage's optimum)."""
+    return incumbent is not None and ceiling is not None and incumbent[1]["base_contact"] >= ceiling
+
+
+def _engaged_ceiling(c, scenario, roll, options, k, contacts: int, ceiling: int, incumbent):
+    """The engagement ceiling (the packing relaxation's, if lower than `ceiling`) and the
+    incumbent, bettered by completing the packing's placement. With `contacts`, the proven
+    optimum of the first stage, the packing keeps that many models in contact, as every
+    answer of the engagement stage does: the engaged models must then fit in the pockets
+    between those in contact, which tightens the ceiling, and the packing's placement
+    completes into an answer that meets it (measured on the 20- and 30-model layouts of
+    scaling-v1: all eight settled so, without the ordered solve's engagement stage)."""
+    packed_value, packed = packing_ceiling(
+        c, scenario, roll, options, "engaged", least_contacts=contacts
+    )
+    ceiling = min(ceiling, packed_value or len(scenario.acting_unit.models))
+    if contacts and packed and options.use_hint:
+        completed = complete(c, scenario, roll, packed, k)
+        incumbent = best_legal(c, scenario, [incumbent and incumbent[0], completed], k)
+    return ceiling, incumbent
+
+
+def best_legal(c, scenario, starts, k):
+    """The placement among `starts` that meets every rule with the most base contacts (then
+    engaged models), with those counts; None if none is legal."""
+    best = None
+    for start in starts:
+        if not start or not satisfies_all(c, scenario, start, k):
+            continue
+        values = {
+            "base_contact": sum(1 for p in start.values() if c.contact[p]),
+            "engaged": sum(1 for p in start.values() if c.engaged[p]),
+        }
+        key = (values["base_contact"], values["engaged"])
+        if best is None or key > (best[1]["base_contact"], best[1]["engaged"]):
+            best = (start, values)
+    return best
+
+
+def roll_table(c, scenario, options, rolls: range, deadline: float, previous=None):
+    """Best base contact at each roll in `rolls` (each roll gets an equal share of the time
+    left). Once a proven count meets the ceiling of the largest roll, every larger roll has
+    that count too. Returns the table entries and whether every roll got an answer."""
+    entries: list[dict[str, object]] = []
+    settled = True
+    top = packing_ceiling(c, scenario, rolls[-1], options, "contact")[0] if len(rolls) else None
+    for i, roll in enumerate(rolls):
+        if entries and entries[-1]["proven"] and entries[-1]["base_contact"] == top:
+            entries.append({"roll": roll, "base_contact": top, "proven": True})
+            continue
+        share = (deadline - time.perf_counter()) / (len(rolls) - i)
+        if share <= 0.01:
+            settled = False
+            break
+        state = solve_at(
+            c,
+            scenario,
+            roll,
+            options,
+            full=False,
+            deadline=time.perf_counter() + share,
+            previous=previous,
+        )
+        if state.assignment is None:
+            settled &= state.status == "INFEASIBLE"
+            continue
+        previous = state.assignment
+        entries.append(
+            {
+                "roll": roll,
+                "base_contact": int(state.stages[0].value),
+                "proven": state.status == "OPTIMAL",
+            }
+        )
+    return entries, settled
+
+
+def first_feasible(c, scenario, options, rolls: range, deadline: float):
+    """The smallest roll in `rolls` with a legal placement on the candidates (heuristics
+    first; CP-SAT is asked only for some legal placement), that placement, and whether every
+    smaller roll was settled (found infeasible rather than out of time)."""
+    settled = True
+    for i, roll in enumerate(rolls):
+        share = (deadline - time.perf_counter()) / (len(rolls) - i)
+        if share <= 0.01:
+            return None, None, False
+        state = solve_at(
+            c,
+            scenario,
+            roll,
+            options,
+            full=False,
+            feasibility=True,
+            deadline=time.perf_counter() + share,
+        )
+        if state.assignment is not None:
+            return roll, state.assignment, settled
+        settled &= state.status == "INFEASIBLE"
+    return None, None, settled
