@@ -1,5 +1,6 @@
 """chargeopt.geometry: exact shapes, distances, legal paths, start-layout checks and the
-independent rules checker."""
+independent rules checker (`checker/`). May import chargeopt.models only; the map is
+geometry/README.md."""
 
 from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement, summarise
 from chargeopt.geometry.config_space import free_space

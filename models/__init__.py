@@ -1,6 +1,6 @@
 """chargeopt.models: immutable, validated data (scenario, rulesets, results).
 
-No solving, no drawing."""
+No solving, no drawing, and no import of the rest of chargeopt."""
 
 from .bases import MM_PER_INCH, HullBase, OvalBase, RoundBase, mm_to_in, parse_base
 from .errors import (

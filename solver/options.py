@@ -15,7 +15,7 @@ class SolveOptions:
     seed: int = 0
     workers: int = 2
     """CP-SAT workers of a charge's stages (close moves, the WTC walls rule and the packing
-    relaxations use one: see `cpsat_blocks.REPEATABLE_WORKERS`)."""
+    relaxations use one: see `ordered_solve.REPEATABLE_WORKERS`)."""
     roll: int | None = None
     contact_step_deg: float = 3.0
     near_spacing_in: float = 0.6

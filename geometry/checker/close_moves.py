@@ -15,10 +15,10 @@ Rules and readings:
   cannot, no model moves: so a unit that ends out of range after moving breaks the rule
   whatever it could have done, and one that ends out of range without moving breaks it only
   when a witness shows it could have reached it. Each moving model ends in base contact with
-  an enemy model if it can, judged by witness too (see checks_close_witness).
+  an enemy model if it can, judged by witness too (see `close_witness`).
 - 10th-edition consolidation: a unit that cannot end within engagement range may instead move
-  toward the closest objective marker (checks_objective); without markers it does not move.
-- Eligibility (checks_eligibility) and the `engaged` and `fights` claims (checks_claims). A
+  toward the closest objective marker (`objective`); without markers it does not move.
+- Eligibility (`eligibility`) and the `engaged` and `fights` claims (`claims`). A
   unit that may not make the move is not judged by the 10th edition's "if it can" rules."""
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def close_move_state(
     scenario: Scenario, battlefield: Battlefield, placements: Mapping[str, Placement]
 ) -> MoveState:
     """The move state of a close-combat move (it has no roll). Refuses tokens of the WTC walls
-    rule outside the `wtc-walls` ruleset (under it, `checks_tokens_close` judges them)."""
+    rule outside the `wtc-walls` ruleset (under it, `checker.tokens_close` judges them)."""
     tokens = [m.id for u in scenario.units for m in u.models if m.token]
     tokens += [p.model for p in placements.values() if p.token]
     if tokens and not scenario.rules.wtc_walls:

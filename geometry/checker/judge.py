@@ -141,7 +141,7 @@ def _check_close_move(
     token_witnesses: bool = True,
 ) -> list[Violation]:
     """A pile in, consolidation or heroic intervention: the charge's checks of where models
-    end, then the close-move rules (checks_close_moves)."""
+    end, then the close-move rules (`close_moves`)."""
     found, chosen = _roster(scenario, placements)
     move = close_move_state(scenario, battlefield or Battlefield.from_scenario(scenario), chosen)
     pose, bad = _pose(move)

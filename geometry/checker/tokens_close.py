@@ -4,7 +4,7 @@ moved into a normal legal position (normal engagement range or base contact of a
 model, every rule of the move kept) may not keep its token by staying; and a unit does not
 give up its last token unless one of its models ends in normal engagement range.
 
-"Could have moved" is judged by witness, as for the charge (see `checks_tokens`): a spot for
+"Could have moved" is judged by witness, as for the charge (see `tokens`): a spot for
 that one model within the move's distance, in normal engagement range of an enemy unit, where
 the whole placement passes every rule of the move. At consolidation a token model may always
 stay and keep its token (step 8)."""

@@ -1,4 +1,4 @@
-"""The benchmark report in Markdown, from the raw record `bench_runner.run_bench` returns:
+"""The benchmark report in Markdown, from the raw record `runner.run_bench` returns:
 per layout and method the answer, its bound, the median solve time and the checker's verdict;
 per pair of methods wins, ties and losses; speed ratios per size class measured in the same
 run; and what contradicts a suite's known answers."""

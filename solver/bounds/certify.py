@@ -273,7 +273,7 @@ def _pair_facts(pairs: PairCeiling) -> dict[str, object]:
 
 
 def _packed_contact(result: Result) -> int | None:
-    """The contact ring packing the solve already ran at this roll (`charge._contact_spots`,
+    """The contact ring packing the solve already ran at this roll (`forty_k.charge._contact_spots`,
     with the same straight-line ceiling)."""
     packed = result.stats.get("ring_packing_bound")
     return packed.get("base_contact") if isinstance(packed, dict) else None

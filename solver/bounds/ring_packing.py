@@ -80,9 +80,9 @@ PACKING_SEARCH = {
     "cp_model_probing_level": 0,
     "use_sat_inprocessing": False,
 }
-"""As for the packings over the candidates (`charge._packing_solver`): one worker without
-presolve, probing or inprocessing halves the contact packing's time on the hordes (0.3 s to
-0.15 s, most of it loading the model)."""
+"""As for the packings over the candidates (`forty_k.charge_packing._packing_solver`): one
+worker without presolve, probing or inprocessing halves the contact packing's time on the
+hordes (0.3 s to 0.15 s, most of it loading the model)."""
 MARGIN_IN = 1e-4
 """How far apart a point packing (a placement, not a bound) keeps every two bases."""
 

@@ -69,7 +69,7 @@ def stage_objectives(pm, c: cand.Candidates):
 def contact_model(scenario: Scenario, roll: int, options: SolveOptions):
     """The charge's first objective stage at `roll`, for another solver (benchmarks): the
     candidates, the CP-SAT model with every rule but connectivity (callers add it by cuts,
-    `cpsat_blocks.add_connectivity_cuts`), its coherency adjacency and the base-contact
+    `coherency_constraints.add_connectivity_cuts`), its coherency adjacency and the base-contact
     expression to maximise. The model is None when the charge is infeasible on its face."""
     c = cand.generate(scenario, Battlefield.from_scenario(scenario), roll, options)
     pm, adjacency = build_model(c, scenario, roll, options.symmetry_classes)
