@@ -52,7 +52,6 @@ from chargeopt.models import (
 VIOLATION_KINDS = (
     "unknown_model",
     "duplicate_model",
-    "missing_model",
     "off_board",
     "overlap",
     "in_terrain",
@@ -159,6 +158,13 @@ def _check_close_move(
     return found
 
 
+def unmoved_models(scenario: Scenario, placements: Sequence[Placement]) -> tuple[str, ...]:
+    """The acting unit's models that no placement names: the checker judges them where they
+    started, as a judge does with models a player did not move."""
+    named = {p.model for p in placements}
+    return tuple(m.id for m in scenario.acting_unit.models if m.id not in named)
+
+
 def summarise(violations: Sequence[Violation]) -> str:
     """A human list, one violation a line, for the command line."""
     if not violations:
@@ -172,7 +178,8 @@ def summarise(violations: Sequence[Violation]) -> str:
 def _roster(
     scenario: Scenario, placements: Sequence[Placement]
 ) -> tuple[list[Violation], dict[str, Placement]]:
-    """unknown_model, duplicate_model, missing_model; and the first placement of each model."""
+    """unknown_model, duplicate_model; and the first placement of each model. A model of the
+    acting unit without a placement is judged where it started (`unmoved_models`)."""
     unit = scenario.acting_unit
     mine = {m.id for m in unit.models}
     found: list[Violation] = []
@@ -200,16 +207,6 @@ def _roster(
             )
         else:
             chosen[p.model] = p
-    for m in unit.models:
-        if m.id not in chosen:
-            found.append(
-                Violation(
-                    kind="missing_model",
-                    models=(m.id,),
-                    message=f"model {m.id!r} of unit {unit.id!r} has no placement; it is checked "
-                    "where it started",
-                )
-            )
     return found, chosen
 
 

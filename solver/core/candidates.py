@@ -424,7 +424,7 @@ def reach_lengths(
         closer = np.zeros(len(idx), bool)
         for uid in tgt_units:
             closer |= unit_dist[uid][idx] < start_dist[uid] - 1e-6
-        in_contact = np.array([bool(cands.contact[i]) for i in idx])
+        in_contact = np.array([bool(cands.contact[i]) for i in idx], dtype=bool)
         ok = (length <= roll_max - 1e-6) & (closer | in_contact)
         out[idx[ok]] = length[ok]
         reach[m.id] = out

@@ -77,7 +77,7 @@ def complete(
         board.take(mid, p)
     rest = [m for m in scenario.acting_unit.models if m.id not in fixed]
     rest.sort(key=lambda m: float(np.min(np.hypot(m.x - tx, m.y - ty))))
-    engaged = np.array([bool(e) for e in c.engaged])
+    engaged = np.array([bool(e) for e in c.engaged], dtype=bool)
     if board.taken:
         for tid in scenario.action.targets:
             if any(tid in c.engaged[p] for p in board.taken.values()):
@@ -353,7 +353,7 @@ def greedy_packing(c: Candidates, scenario: Scenario, roll: float) -> dict[str, 
     models with the fewest reachable contact spots choose first, each the spot that blocks
     the fewest free contact spots (then the shortest move). A cheap stand-in for the packing
     relaxation's placement, to be completed by `best_completion`."""
-    contact = np.array([bool(f) for f in c.contact])
+    contact = np.array([bool(f) for f in c.contact], dtype=bool)
     conflicts = c.conflict_lists
     free = contact.copy()
     options = {

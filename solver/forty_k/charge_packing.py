@@ -64,7 +64,7 @@ def packing_ceiling(
 
 def _packing(c, scenario, roll, options, kind, least_movement, least_contacts=0):
     flags = c.contact if kind == "contact" else c.engaged
-    spots = np.array([bool(f) for f in flags])
+    spots = np.array([bool(f) for f in flags], dtype=bool)
     pm = assignment(
         c,
         roll,

@@ -68,10 +68,10 @@ def fight_anchors(move: CloseMove, c: cand.Candidates) -> tuple[np.ndarray, np.n
     """(direct, anchor) flags per candidate: a model there can fight on its own (within
     engagement range of an enemy unit), or lets a friend beside it fight (9th: within the
     support range of an enemy model; 10th: in base contact with one)."""
-    direct = np.array([bool(e) for e in c.engaged])
+    direct = np.array([bool(e) for e in c.engaged], dtype=bool)
     support = move.rules.fight_support_range_in
     if support is None:
-        return direct, np.array([bool(t) for t in c.contact])
+        return direct, np.array([bool(t) for t in c.contact], dtype=bool)
     anchor = np.zeros(len(c), bool)
     for b, base in enumerate(c.base_keys):
         idx = np.flatnonzero(c.base_of == b)
@@ -213,11 +213,11 @@ def _ceilings(move: CloseMove, c: cand.Candidates, options: SolveOptions) -> dic
     stand on contact spots at once (the charge's packing relaxation, every coupling rule but
     overlap dropped), and no more than reach one; no more models can fight than reach a spot
     where one could."""
-    contact = np.array([bool(t) for t in c.contact])
+    contact = np.array([bool(t) for t in c.contact], dtype=bool)
     most = _reaching(c, move, contact)
     packed, _ = packing_ceiling(c, move.view, move.limit_in, options, "contact")
     direct, _ = fight_anchors(move, c)
-    fightable = direct | np.array([bool(h) for h in helpers(move, c)])
+    fightable = direct | np.array([bool(h) for h in helpers(move, c)], dtype=bool)
     return {
         "base_contact": most if packed is None else min(most, packed),
         "can_fight": _reaching(c, move, fightable),

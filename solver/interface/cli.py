@@ -1,12 +1,16 @@
 """The `chargeopt` command line: a click group whose commands share one error contract.
 
 Every ChargeoptError (bad input, unsupported rule) is printed as `error: ...` lines on stderr
-with exit code 2 and no traceback; any other exception is a bug and keeps its traceback.
+with exit code 2 and no traceback (with `--json`, also as a JSON object on stdout); any other
+exception is a bug in chargeopt: one line saying so and exit code 4 (the traceback only with
+CHARGEOPT_TRACEBACK=1).
 """
 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 import click
@@ -27,8 +31,20 @@ from chargeopt.solver.interface.files import write_text
 from chargeopt.solver.loading import load_checked_scenario
 
 EXIT_VIOLATIONS = 1
+"""The placement breaks a rule (`check`), or an answer failed the checker (`solve`, a bug)."""
 EXIT_BAD_INPUT = 2
+"""The input was refused: the file, the key and the fix are on stderr."""
+EXIT_NO_ANSWER = 3
+"""`solve` found no answer and no proof within the time limit (status `unknown`)."""
+EXIT_INTERNAL = 4
+"""chargeopt itself failed; the message asks for a report."""
+EXIT_CODES = (
+    "Exit codes: 0 solved or legal, 1 a rule is broken, 2 bad input, "
+    "3 no answer within the time limit, 4 an internal error."
+)
 MAX_ROLL = 36
+JSON_ERRORS = "chargeopt.json_errors"
+"""Key in click's context meta: the running command was asked for JSON, so errors are too."""
 
 
 def error_lines(exc: ChargeoptError) -> list[str]:
@@ -39,18 +55,52 @@ def error_lines(exc: ChargeoptError) -> list[str]:
 
 
 class ChargeoptGroup(click.Group):
-    """A click group that turns ChargeoptError into `error:` lines and exit code 2."""
+    """A click group that turns ChargeoptError into `error:` lines and exit code 2, and any
+    other failure into one line and exit code 4, never a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ChargeoptError as exc:
-            for line in error_lines(exc):
-                click.echo(f"error: {line}", err=True)
+            _report(ctx, error_lines(exc), exc)
             ctx.exit(EXIT_BAD_INPUT)
+        except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            if os.environ.get("CHARGEOPT_TRACEBACK"):
+                raise
+            name = type(exc).__name__
+            detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+            _report(
+                ctx,
+                [
+                    f"internal error ({name}{': ' + detail if detail else ''}); this is a bug "
+                    "in chargeopt: please report it with the files you gave "
+                    "(CHARGEOPT_TRACEBACK=1 shows where it happened)"
+                ],
+                None,
+            )
+            ctx.exit(EXIT_INTERNAL)
 
 
-@click.group(cls=ChargeoptGroup)
+def _report(ctx: click.Context, lines: list[str], exc: Exception | None) -> None:
+    """Print an error's lines on stderr; under `--json` also one JSON object on stdout:
+    {"error", "file", "key", "problems": [{"key", "problem", "fix"}]}."""
+    for line in lines:
+        click.echo(f"error: {line}", err=True)
+    if not ctx.meta.get(JSON_ERRORS):
+        return
+    problems = getattr(exc, "problems", None) or [("", "\n".join(lines), "")]
+    payload = {
+        "error": "\n".join(lines),
+        "file": getattr(exc, "file", None),
+        "key": problems[0][0] or None,
+        "problems": [{"key": k or None, "problem": p, "fix": f or None} for k, p, f in problems],
+    }
+    click.echo(json.dumps(payload, indent=2))
+
+
+@click.group(cls=ChargeoptGroup, epilog=EXIT_CODES)
 @click.version_option(package_name="chargeopt")
 def main() -> None:
     """Exact, checked charge and pile-in placements for tabletop wargames."""
@@ -100,9 +150,12 @@ def solve(
 ) -> None:
     """Find the best legal placement for the scenario's move, or prove there is none.
 
-    Exit code 0 when the answer is known (optimal, feasible or infeasible with a proof),
-    1 when it is unknown, 2 on bad input.
+    SCENARIO is a .toml or .json file. Exit codes: 0 an answer (optimal, feasible, or
+    infeasible with its proof), 1 the answer failed the checker (a bug), 2 bad input, 3 no
+    answer and no proof within the time limit, 4 an internal error.
     """
+    click.get_current_context().meta[JSON_ERRORS] = as_json
+    outputs = _outputs(scenario_file, {"-o": output, "--svg": svg_file})
     from chargeopt.solver.api import solve as run_solver
     from chargeopt.solver.interface.summary import summarise_result
     from chargeopt.solver.options import SolveOptions
@@ -120,15 +173,38 @@ def solve(
     except IneligibleMoveError as exc:
         raise ScenarioError(scenario_file, [("action", str(exc), "")]) from None
     text = json.dumps(result.model_dump(mode="json"), indent=2)
-    if output:
-        write_text(output, text + "\n")
-    if svg_file:
+    if "-o" in outputs:
+        write_text(outputs["-o"], text + "\n")
+    if "--svg" in outputs:
         from chargeopt.solver.interface.svg import render_svg
 
-        write_text(svg_file, render_svg(scenario, result))
+        write_text(outputs["--svg"], render_svg(scenario, result))
     click.echo(text if as_json else summarise_result(result))
-    if result.status.value == "unknown" or result.violations:
+    if result.violations:
         click.get_current_context().exit(EXIT_VIOLATIONS)
+    if result.status.value == "unknown":
+        click.get_current_context().exit(EXIT_NO_ANSWER)
+
+
+def _outputs(scenario_file: str, wanted: dict[str, str | None]) -> dict[str, str]:
+    """The output files asked for, checked before any work: each folder exists, no path is a
+    folder, and none is the scenario itself (writing there would destroy it)."""
+    scenario = Path(scenario_file).resolve()
+    chosen = {option: path for option, path in wanted.items() if path}
+    for option, path in chosen.items():
+        target = Path(path)
+        problem = None
+        if target.resolve() == scenario:
+            problem = "is the scenario file itself; writing there would overwrite the scenario"
+        elif target.is_dir():
+            problem = "is a folder; give a file name"
+        elif not target.resolve().parent.is_dir():
+            problem = f"cannot be written: the folder {target.parent} does not exist"
+        if problem:
+            raise ChargeoptError(f"{option} {path}: {problem}")
+    if len(set(map(str, map(Path.resolve, map(Path, chosen.values()))))) < len(chosen):
+        raise ChargeoptError(f"{' and '.join(chosen)} name the same file; give two names")
+    return chosen
 
 
 @main.command()
@@ -152,25 +228,33 @@ def schema(document: str) -> None:
 def check(scenario_file: str, result_file: str, roll: int | None, as_json: bool) -> None:
     """Check a placement (the solver's or a person's) against the rules.
 
-    Exit code 0 when the placement is legal, 1 when it breaks a rule, 2 on bad input.
+    A model of the acting unit that the result does not place is judged where it started (the
+    output names it). Exit codes: 0 the placement is legal, 1 it breaks a rule, 2 bad input,
+    4 an internal error.
     """
+    click.get_current_context().meta[JSON_ERRORS] = as_json
     scenario = load_checked_scenario(scenario_file)
     result = load_result(result_file)
     _same_action(scenario, result, result_file)
     chosen_roll = _roll_to_check(scenario, result, roll, scenario_file)
-    from chargeopt.geometry.checker import check_placement, summarise
+    from chargeopt.geometry.checker import check_placement, summarise, unmoved_models
 
     violations = check_placement(scenario, result.placements, roll=chosen_roll, file=scenario_file)
+    unmoved = unmoved_models(scenario, result.placements)
     if as_json:
         payload = {
             "violations": [v.model_dump(mode="json") for v in violations],
             "ok": not violations,
+            "unmoved": list(unmoved),
         }
         click.echo(json.dumps(payload, indent=2))
-    elif violations:
-        click.echo(summarise(violations))
     else:
-        click.echo(f"OK: no violations ({len(result.placements)} models checked)")
+        if unmoved:
+            click.echo(f"Taken as unmoved (no placement given): {', '.join(unmoved)}")
+        checked = len(scenario.acting_unit.models)
+        click.echo(
+            summarise(violations) if violations else f"OK: no violations ({checked} models checked)"
+        )
     if violations:
         click.get_current_context().exit(EXIT_VIOLATIONS)
 

@@ -93,7 +93,7 @@ def _restrict(move: CloseMove, c: cand.Candidates, starts: dict[str, int]):
     (`choosing`); the rest stay (`kept`, with their tokens). No other model ends on a token
     model's start."""
     scenario = move.scenario
-    normal = np.array([bool(e) for e in c.engaged])
+    normal = np.array([bool(e) for e in c.engaged], dtype=bool)
     mine = {
         t.model for t in tokens_now(scenario, {}, move.battlefield) if t.unit.id == move.unit.id
     }

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement, summarise
+from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement, summarise, unmoved_models
 from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS
 from chargeopt.geometry.checker.tokens import TOKEN_KINDS
 from chargeopt.geometry.checker.tokens_close import CLOSE_TOKEN_KINDS
@@ -132,17 +132,14 @@ def test_turning_an_oval_counts_its_arc() -> None:
 
 
 def test_missing_model_is_judged_where_it_started() -> None:
-    """A2 without a placement stays at (10, 11.5): not closer, out of coherency, unit split."""
-    found = check_placement(TWO_ON_TWO, [at("A1", CONTACT_X, 10.0)])
-    assert kinds(found) == [
-        "missing_model",
-        "not_closer",
-        "coherency",
-        "coherency",
-        "coherency_split",
-    ]
+    """A2 without a placement stays at (10, 11.5): not closer, out of coherency, unit split;
+    its absence is not itself a violation, and `unmoved_models` names it."""
+    placements = [at("A1", CONTACT_X, 10.0)]
+    found = check_placement(TWO_ON_TWO, placements)
+    assert kinds(found) == ["not_closer", "coherency", "coherency", "coherency_split"]
     assert found[0].models == ("A2",)
-    assert [v.models for v in found[2:4]] == [("A1",), ("A2",)]
+    assert [v.models for v in found[1:3]] == [("A1",), ("A2",)]
+    assert unmoved_models(TWO_ON_TWO, placements) == ("A2",)
 
 
 def test_unknown_and_duplicate_models() -> None:
@@ -529,7 +526,6 @@ def test_every_kind_is_exercised() -> None:
     assert set(VIOLATION_KINDS) - close_moves - tokens == {
         "unknown_model",
         "duplicate_model",
-        "missing_model",
         "off_board",
         "overlap",
         "in_terrain",

@@ -94,7 +94,7 @@ def test_legal_placement_as_json(in_malformed: Path) -> None:
     """--json prints an empty violation list and ok = true."""
     result = run("check", "ok.toml", "ok.result.json", "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"violations": [], "ok": True}
+    assert json.loads(result.stdout) == {"violations": [], "ok": True, "unmoved": []}
 
 
 def test_roll_option_overrides_the_scenario(in_malformed: Path) -> None:

@@ -1,0 +1,182 @@
+"""The command line's contract: one meaning per exit code, outputs checked before any work,
+errors as JSON under --json, no traceback even for a bug, models left out of a result judged
+where they started, and a start that loads no solver for --help, schema and check."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from repo_paths import REPO_ROOT
+
+from chargeopt.models import Status
+from chargeopt.solver.interface import cli
+from chargeopt.solver.interface.cli import main
+
+EXAMPLE = REPO_ROOT / "benchmarks/layouts/examples/marines-charge-open.toml"
+MALFORMED = REPO_ROOT / "tests" / "data" / "malformed"
+
+
+def run(*args: str) -> Result:
+    """Invoke the CLI in-process, stdout and stderr kept apart."""
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture
+def no_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any call of the solver fails the test: the command must stop before it."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver ran")
+
+    monkeypatch.setattr("chargeopt.solver.api.solve", refuse)
+
+
+def test_roll_zero_is_an_impossible_charge_not_a_crash() -> None:
+    """`--roll 0 --no-roll-table` on the example: 5.90" to cover with 0", proven impossible
+    (it used to raise a TypeError on an empty candidate set)."""
+    result = run("solve", str(EXAMPLE), "--roll", "0", "--no-roll-table")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("INFEASIBLE: A cannot charge B with a roll of 0\n")
+    assert 'B is 5.90" away edge to edge' in result.stdout
+
+
+def test_output_onto_the_scenario_is_refused_before_solving(
+    tmp_path: Path, no_solving: None
+) -> None:
+    """-o naming the scenario file is refused with exit 2, and the scenario is unchanged."""
+    scenario = tmp_path / "charge.toml"
+    shutil.copy(EXAMPLE, scenario)
+    before = scenario.read_bytes()
+    result = run("solve", str(scenario), "-o", str(scenario))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: -o {scenario}: is the scenario file itself; writing there would overwrite "
+        "the scenario\n"
+    )
+    assert scenario.read_bytes() == before
+
+
+@pytest.mark.parametrize("option", ["-o", "--svg"])
+def test_output_into_a_missing_folder_is_refused_before_solving(
+    tmp_path: Path, no_solving: None, option: str
+) -> None:
+    """A path whose folder does not exist fails at once, not after the solve."""
+    target = tmp_path / "nowhere" / "out.file"
+    result = run("solve", str(EXAMPLE), option, str(target))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: {option} {target}: cannot be written: the folder {target.parent} does not exist\n"
+    )
+
+
+def test_two_outputs_on_one_file_are_refused(tmp_path: Path, no_solving: None) -> None:
+    """-o and --svg naming the same file would leave only the picture."""
+    target = str(tmp_path / "out.json")
+    result = run("solve", str(EXAMPLE), "-o", target, "--svg", target)
+    assert result.exit_code == 2
+    assert result.stderr == "error: -o and --svg name the same file; give two names\n"
+
+
+def test_json_errors_are_a_json_object_on_stdout() -> None:
+    """With --json a refused scenario prints the stderr line and one JSON object naming the
+    file and the key."""
+    case = MALFORMED / "action-unit-missing.toml"
+    result = run("solve", str(case), "--json")
+    assert result.exit_code == 2
+    payload = json.loads(result.stdout)
+    assert payload["file"] == str(case)
+    assert payload["key"] == "action.unit"
+    assert payload["error"] == result.stderr.removeprefix("error: ").rstrip("\n")
+    assert [p["key"] for p in payload["problems"]] == ["action.unit"]
+
+
+def test_without_json_an_error_prints_nothing_on_stdout() -> None:
+    """The JSON object is only for --json; a person sees the stderr line alone."""
+    result = run("solve", str(MALFORMED / "action-unit-missing.toml"))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+
+
+def test_a_bug_is_one_line_and_exit_4(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception that is not a refused input becomes one line asking for a report."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr("chargeopt.solver.api.solve", broken)
+    monkeypatch.delenv("CHARGEOPT_TRACEBACK", raising=False)
+    result = run("solve", str(EXAMPLE))
+    assert result.exit_code == cli.EXIT_INTERNAL == 4
+    assert result.stderr == (
+        "error: internal error (ZeroDivisionError: division by zero); this is a bug in "
+        "chargeopt: please report it with the files you gave (CHARGEOPT_TRACEBACK=1 shows "
+        "where it happened)\n"
+    )
+
+
+def test_no_answer_within_the_limit_is_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Status `unknown` (no answer, no proof) has its own exit code, apart from a broken rule."""
+    from chargeopt.solver import load_scenario, solve
+
+    real = solve(load_scenario(EXAMPLE), roll=8, options=None)
+    unknown = real.model_copy(update={"status": Status.UNKNOWN, "placements": ()})
+    monkeypatch.setattr("chargeopt.solver.api.solve", lambda *a, **k: unknown)
+    result = run("solve", str(EXAMPLE))
+    assert result.exit_code == cli.EXIT_NO_ANSWER == 3
+
+
+def test_help_lists_the_exit_codes() -> None:
+    """The codes are documented where a script writer looks first."""
+    result = run("--help")
+    assert result.exit_code == 0
+    assert " ".join(result.stdout.split()).endswith(" ".join(cli.EXIT_CODES.split()))
+
+
+def test_models_left_out_of_a_result_are_judged_where_they_started(tmp_path: Path) -> None:
+    """ok.result.json without A2 is checked with A2 where it started, (5, 6.5): the output
+    names A2 as unmoved; A1 at (8.88, 5) leaves it 3.88" apart, out of coherency, and A2 does
+    not end closer, so the placement breaks those rules (exit 1). Being left out is not
+    itself a violation (it used to be `missing_model`)."""
+    full = json.loads((MALFORMED / "ok.result.json").read_text())
+    full["placements"] = [p for p in full["placements"] if p["model"] == "A1"]
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps(full))
+    result = run("check", str(MALFORMED / "ok.toml"), str(partial))
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines()[0] == "Taken as unmoved (no placement given): A2"
+    kinds = [line.split("]")[0].strip(" -[") for line in result.stdout.splitlines()[2:]]
+    assert kinds == ["not_closer", "coherency", "coherency", "coherency_split"]
+    as_json = json.loads(run("check", str(MALFORMED / "ok.toml"), str(partial), "--json").stdout)
+    assert as_json["unmoved"] == ["A2"]
+    assert "missing_model" not in {v["kind"] for v in as_json["violations"]}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["schema", "scenario"],
+        ["check", str(MALFORMED / "ok.toml"), str(MALFORMED / "ok.result.json")],
+    ],
+)
+def test_light_commands_load_no_solver(args: list[str]) -> None:
+    """--help, schema and check start without OR-Tools, scipy or pandas (start-up time is
+    part of what a user waits for; the figure is in the README's development section)."""
+    code = (
+        "import sys\n"
+        "from chargeopt.solver.interface.cli import main\n"
+        "try:\n"
+        f"    main({args!r})\n"
+        "except SystemExit as exit:\n"
+        "    assert not exit.code, exit.code\n"
+        "heavy = [m for m in ('ortools', 'scipy', 'pandas') if m in sys.modules]\n"
+        "print(heavy, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr.strip().splitlines()[-1] == "[]"
