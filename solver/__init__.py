@@ -10,14 +10,15 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from chargeopt.solver.api import SOLVERS, solve, verified
+    from chargeopt.solver.api import SOLVERS, solve
     from chargeopt.solver.loading import load_checked_scenario as load_scenario
     from chargeopt.solver.options import SolveOptions
+    from chargeopt.solver.verify import verified
 
 _WHERE = {
     "SOLVERS": ("chargeopt.solver.api", "SOLVERS"),
     "solve": ("chargeopt.solver.api", "solve"),
-    "verified": ("chargeopt.solver.api", "verified"),
+    "verified": ("chargeopt.solver.verify", "verified"),
     "load_scenario": ("chargeopt.solver.loading", "load_checked_scenario"),
     "SolveOptions": ("chargeopt.solver.options", "SolveOptions"),
 }

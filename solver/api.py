@@ -7,12 +7,13 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from chargeopt.geometry.start_layout import check_start_layout
-from chargeopt.models import ActionKind, Result, RuleSet, Scenario, Status, UnsupportedRuleError
+from chargeopt.models import ActionKind, Result, RuleSet, Scenario, UnsupportedRuleError
 from chargeopt.solver.forty_k.charge import solve_charge
 from chargeopt.solver.forty_k.consolidate import solve_consolidate
 from chargeopt.solver.forty_k.heroic_intervention import TENTH_EDITION, solve_heroic_intervention
 from chargeopt.solver.forty_k.pile_in import solve_pile_in
 from chargeopt.solver.options import SolveOptions
+from chargeopt.solver.verify import verified
 from chargeopt.solver.wtc.charge import solve_wtc_charge
 from chargeopt.solver.wtc.close import solve_wtc_consolidate, solve_wtc_pile_in
 
@@ -73,19 +74,3 @@ def solve(
     check_start_layout(scenario)
     result = solver(scenario, opts)
     return verified(scenario, result) if opts.check else result
-
-
-def verified(scenario: Scenario, result: Result) -> Result:
-    """Attach the independent checker's verdict; a checked answer with violations is a bug and
-    is downgraded to `unknown` so it is never presented as legal."""
-    from chargeopt.geometry.checker import check_placement
-
-    if result.action is None or result.status.value not in ("optimal", "feasible"):
-        return result
-    violations = check_placement(scenario, result.placements, roll=result.action.roll)
-    if not violations:
-        return result
-    stats = {**result.stats, "checker_rejected": True}
-    return result.model_copy(
-        update={"violations": tuple(violations), "status": Status.UNKNOWN, "stats": stats}
-    )

@@ -17,12 +17,12 @@ from chargeopt.models import (
     Status,
     UnsupportedRuleError,
 )
-from chargeopt.solver.api import verified
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core.greedy import greedy_assignment, satisfies_all
 from chargeopt.solver.core.polish import poses_of
 from chargeopt.solver.forty_k.placements import placements_at, stay_put
 from chargeopt.solver.options import SolveOptions
+from chargeopt.solver.verify import verified
 
 
 def solve_greedy(

@@ -4,6 +4,7 @@ then the least movement, subject to coherency, engagement of every target and of
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -17,6 +18,7 @@ from chargeopt.solver.bounds.relaxation_zones import zones
 from chargeopt.solver.bounds.ring_packing import contact_ceiling
 from chargeopt.solver.bounds.split_bound import split_contact_ceiling
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core import progress
 from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
 from chargeopt.solver.core.ordered_solve import SolveState
@@ -26,7 +28,12 @@ from chargeopt.solver.forty_k.charge_repair import repaired
 from chargeopt.solver.forty_k.charge_roll import first_feasible, roll_table, solve_at
 from chargeopt.solver.forty_k.contact_witness import contact_spots
 from chargeopt.solver.forty_k.engagement_spots import engagement_spots
-from chargeopt.solver.forty_k.placements import objective_and_bound, placements_at, stay_put
+from chargeopt.solver.forty_k.placements import (
+    objective_and_bound,
+    objective_of,
+    placements_at,
+    stay_put,
+)
 from chargeopt.solver.forty_k.refine import REFINE_MIN_S, finer, keep_refined, may_refine
 from chargeopt.solver.options import SolveOptions
 
@@ -49,11 +56,15 @@ def solve_charge(scenario: Scenario, options: SolveOptions, prior: Result | None
     (`refine`), whose certificate starts from the first one (`prior`)."""
     t0 = time.perf_counter()
     result, battlefield = _grid_answer(scenario, options, t0)
+    progress.answer(result)
     end = t0 + options.time_limit_s
+    progress.stage("certificate")
     first = certify(result, scenario, battlefield, options, end, prior)
+    progress.answer(first)
     left = end - time.perf_counter()
     if not may_refine(scenario, options) or first.status != Status.FEASIBLE or left < REFINE_MIN_S:
         return repaired(first, scenario, battlefield, options, t0)
+    progress.stage("finer candidates")
     fine = solve_charge(scenario, replace(finer(options), time_limit_s=left), first)
     kept = fine if keep_refined(first, fine) else first
     stats = dict(kept.stats)
@@ -81,6 +92,7 @@ def _grid_answer(
     given = options.roll if options.roll is not None else scenario.action.roll
     reach_in = given if given is not None and not options.roll_table else dice_max
     c_reach = max(reach_in, given or 0)
+    progress.stage("candidates")
     c = cand.generate(scenario, battlefield, c_reach, options)
     lower = max(rules.charge_dice, roll_lower_bound(scenario))
 
@@ -89,10 +101,39 @@ def _grid_answer(
 
     table_share = 0.3 if options.roll_table else 0.0
     more: dict[str, object] = {}
+
+    def offer(roll: int) -> Callable[[dict[str, int]], None] | None:
+        """Show a listener a heuristic placement at `roll`, unpolished, while the search runs."""
+        if not progress.has_listener():
+            return None
+
+        def show(placed: dict[str, int]) -> None:
+            placements = placements_at(scenario, battlefield, poses_of(c, placed))
+            progress.answer(
+                Result(
+                    scenario=scenario.name,
+                    ruleset=scenario.ruleset,
+                    action=ResultAction.of(scenario.action, roll),
+                    status=Status.FEASIBLE,
+                    objective=objective_of(placements),
+                    placements=placements,
+                    stats={"candidates": len(c), "provisional": "heuristic start"},
+                )
+            )
+
+        return show
+
     if given is not None:
         c, more = _with_spots(c, c_reach, scenario, battlefield, given, options, deadline)
+        progress.stage(f"placing at roll {given}")
         final = solve_at(
-            c, scenario, given, options, full=True, deadline=remaining(1.0 - table_share - 0.1)
+            c,
+            scenario,
+            given,
+            options,
+            full=True,
+            deadline=remaining(1.0 - table_share - 0.1),
+            offer=offer(given),
         )
         found = final.assignment is not None
         last = given if found else dice_max
@@ -106,6 +147,7 @@ def _grid_answer(
             min_roll, first, settled = given, final.assignment, False
         roll = given
     else:
+        progress.stage("minimum roll")
         min_roll, first, settled = first_feasible(
             c, scenario, options, range(lower, dice_max + 1), remaining(0.4)
         )
@@ -123,13 +165,11 @@ def _grid_answer(
                 full=True,
                 deadline=remaining(1.0 - table_share),
                 previous=first,
+                offer=offer(roll),
             )
             if roll is not None
             else SolveState(None, [], "INFEASIBLE")
         )
-    table: list[dict[str, object]] = []
-    if options.roll_table and min_roll is not None:
-        table, _ = roll_table(c, scenario, options, range(min_roll, dice_max + 1), deadline, first)
     proof_roll = max(dice_max, roll or 0) if min_roll is None else (roll or dice_max)
     status, proof = _status(final, scenario, battlefield, proof_roll)
     if final.assignment:
@@ -150,7 +190,6 @@ def _grid_answer(
         min_roll=min_roll,
         success_probability=_prob(chance_at_least, min_roll, rules.charge_dice),
         success_probability_reroll=_prob(chance_with_reroll, min_roll, rules.charge_dice),
-        rolls=tuple(table),
         objective=objective,
         bound=bound,
         placements=placements,
@@ -174,7 +213,13 @@ def _grid_answer(
             **more,
         },
     )
-    return result, battlefield
+    if not options.roll_table or min_roll is None:
+        return result, battlefield
+    progress.answer(result)
+    progress.stage("roll table")
+    table, _ = roll_table(c, scenario, options, range(min_roll, dice_max + 1), deadline, first)
+    stats = {**result.stats, "seconds": round(time.perf_counter() - t0, 3)}
+    return result.model_copy(update={"rolls": tuple(table), "stats": stats}), battlefield
 
 
 def _with_spots(

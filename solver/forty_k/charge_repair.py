@@ -8,6 +8,7 @@ import time
 from chargeopt.geometry import Battlefield
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Result, Scenario, Status
+from chargeopt.solver.core import progress
 from chargeopt.solver.core.polish import Pose, polish
 from chargeopt.solver.forty_k.engaged_repair import applies_to as repair_applies
 from chargeopt.solver.forty_k.engaged_repair import repair_engaged
@@ -43,6 +44,7 @@ def repaired(
         or not repair_applies(scenario, battlefield)
     ):
         return result
+    progress.stage("repair")
     started = time.perf_counter()
     roll = result.action.roll
     contacts = int(result.objective["base_contact"])

@@ -6,6 +6,7 @@ roll buys)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -86,10 +87,12 @@ def solve_at(
     deadline: float,
     previous: dict[str, int] | None = None,
     feasibility: bool = False,
+    offer: Callable[[dict[str, int]], None] | None = None,
 ) -> SolveState:
     """The best placement at one roll (base contact only unless `full`; with `feasibility`,
     any legal placement). A previous roll's placement stays legal at a larger roll, so it is
-    the first incumbent considered."""
+    the first incumbent considered. `offer` is shown each legal placement the heuristics find
+    before the search starts (an answer to fall back on if the search is cut short)."""
     if any(not (c.reach[m.id] <= roll - 1e-6).any() for m in scenario.acting_unit.models):
         return SolveState(None, [], "INFEASIBLE")
     n = len(scenario.acting_unit.models)
@@ -100,6 +103,8 @@ def solve_at(
         packed = greedy_packing(c, scenario, roll)
         starts.append(best_completion(c, scenario, roll, packed, k))
     incumbent = best_legal(c, scenario, starts, k)
+    if offer is not None and incumbent is not None:
+        offer(incumbent[0])
     quick = n if feasibility else contact_capacity_ceiling(c, scenario, roll)
     split = None if feasibility else split_contact_ceiling(scenario)
     if split is not None:
@@ -119,6 +124,8 @@ def solve_at(
     if incumbent is not None and not feasibility and incumbent[1]["base_contact"] < (ceiling or 0):
         better = improve_count(c, scenario, incumbent[0], roll, k, c.contact)
         incumbent = best_legal(c, scenario, [better], k) or incumbent
+    if offer is not None and incumbent is not None:
+        offer(incumbent[0])
     hint = next((list(s.values()) for s in starts if s), None)
     if incumbent is not None:
         hint = list(incumbent[0].values())

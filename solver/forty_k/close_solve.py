@@ -13,6 +13,7 @@ import numpy as np
 from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.geometry.fight import fight_eligibility
 from chargeopt.models import ActionKind, Placement, Result, ResultAction, Scenario, Status
+from chargeopt.solver.core import progress
 from chargeopt.solver.core.polish import Pose, polish, poses_of
 from chargeopt.solver.forty_k.close_fight import CloseAnswer, solve_discrete
 from chargeopt.solver.forty_k.close_moves import (
@@ -41,6 +42,7 @@ def solve_close(move: CloseMove, options: SolveOptions) -> Result:
     deadline = t0 + options.time_limit_s
     scenario = move.scenario
     goal = Goal()
+    progress.stage("placing")
     answer = solve_discrete(move, options, goal, deadline)
     reason = None
     state = answer.state
@@ -58,6 +60,7 @@ def solve_close(move: CloseMove, options: SolveOptions) -> Result:
         )
         if marker is not None:
             goal = Goal(marker)
+            progress.stage(f"toward objective marker {marker.id}")
             answer = solve_discrete(move, options, goal, deadline)
             state = answer.state
             if state.assignment is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,11 @@ EXIT_NO_ANSWER = 3
 """`solve` found no answer and no proof within the time limit (status `unknown`)."""
 EXIT_INTERNAL = 4
 """chargeopt itself failed; the message asks for a report."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the best answer so far was printed (the shell's code for an interrupt)."""
 EXIT_CODES = (
     "Exit codes: 0 solved or legal, 1 a rule is broken, 2 bad input, "
-    "3 no answer within the time limit, 4 an internal error."
+    "3 no answer within the time limit, 4 an internal error, 130 interrupted (Ctrl-C)."
 )
 MAX_ROLL = 36
 JSON_ERRORS = "chargeopt.json_errors"
@@ -69,7 +72,7 @@ class ChargeoptGroup(click.Group):
         except Exception as exc:
             if os.environ.get("CHARGEOPT_TRACEBACK"):
                 raise
-            name = type(exc).__name__
+            name = getattr(exc, "kind", type(exc).__name__)
             detail = str(exc).splitlines()[0][:200] if str(exc) else ""
             _report(
                 ctx,
@@ -122,7 +125,8 @@ def main() -> None:
     type=click.FloatRange(min=0.1),
     default=20.0,
     show_default=True,
-    help="Seconds; past it the best placement found so far is returned as 'feasible'.",
+    help="Seconds for the whole solve; at the limit (plus 1 s to collect it) the best "
+    "placement so far is checked and printed as 'feasible', or 'unknown' if there is none.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
 @click.option(
@@ -137,6 +141,13 @@ def main() -> None:
     "engagement range by shifting the unit off the candidate positions and laying its front "
     "out again (up to two fifths of the time limit).",
 )
+@click.option(
+    "--progress",
+    "show_progress",
+    is_flag=True,
+    help="Print each stage of the solve on stderr, even when it is not a terminal.",
+)
+@click.option("--quiet", is_flag=True, help="No progress line on stderr.")
 def solve(
     scenario_file: str,
     roll: int | None,
@@ -147,17 +158,22 @@ def solve(
     seed: int,
     no_roll_table: bool,
     repair: bool,
+    show_progress: bool,
+    quiet: bool,
 ) -> None:
     """Find the best legal placement for the scenario's move, or prove there is none.
 
     SCENARIO is a .toml or .json file. Exit codes: 0 an answer (optimal, feasible, or
     infeasible with its proof), 1 the answer failed the checker (a bug), 2 bad input, 3 no
-    answer and no proof within the time limit, 4 an internal error.
+    answer and no proof within the time limit, 4 an internal error, 130 interrupted (the best
+    answer so far is printed first). The whole command keeps to --time-limit plus about a
+    second; on a terminal the stage it is in shows on stderr.
     """
-    click.get_current_context().meta[JSON_ERRORS] = as_json
+    ctx = click.get_current_context()
+    ctx.meta[JSON_ERRORS] = as_json
     outputs = _outputs(scenario_file, {"-o": output, "--svg": svg_file})
-    from chargeopt.solver.api import solve as run_solver
-    from chargeopt.solver.interface.summary import summarise_result
+    from chargeopt.solver.interface.bounded import solve_bounded
+    from chargeopt.solver.interface.summary import cut_short_line, summarise_result
     from chargeopt.solver.options import SolveOptions
 
     scenario = load_checked_scenario(scenario_file)
@@ -168,10 +184,21 @@ def solve(
         roll_table=not no_roll_table,
         repair=repair,
     )
+    shown = _StageLine(show_progress, quiet)
     try:
-        result = run_solver(scenario, options=options)
+        outcome = solve_bounded(scenario, options, shown)
     except IneligibleMoveError as exc:
         raise ScenarioError(scenario_file, [("action", str(exc), "")]) from None
+    finally:
+        shown.clear()
+    result = outcome.result
+    if result is None:
+        message = cut_short_line(outcome.cut_short, outcome.stage, outcome.seconds, time_limit)
+        if as_json:
+            cut = {"by": outcome.cut_short, "stage": outcome.stage, "seconds": outcome.seconds}
+            message = json.dumps({"status": "unknown", "cut_short": cut, "message": message})
+        click.echo(message)
+        ctx.exit(EXIT_INTERRUPTED if outcome.cut_short == "interrupted" else EXIT_NO_ANSWER)
     text = json.dumps(result.model_dump(mode="json"), indent=2)
     if "-o" in outputs:
         write_text(outputs["-o"], text + "\n")
@@ -180,10 +207,34 @@ def solve(
 
         write_text(outputs["--svg"], render_svg(scenario, result))
     click.echo(text if as_json else summarise_result(result))
+    if outcome.cut_short == "interrupted":
+        ctx.exit(EXIT_INTERRUPTED)
     if result.violations:
-        click.get_current_context().exit(EXIT_VIOLATIONS)
+        ctx.exit(EXIT_VIOLATIONS)
     if result.status.value == "unknown":
-        click.get_current_context().exit(EXIT_NO_ANSWER)
+        ctx.exit(EXIT_NO_ANSWER)
+
+
+class _StageLine:
+    """The solve's stage and elapsed time on stderr: one line kept up to date on a terminal,
+    a line per stage with --progress, nothing with --quiet or when stderr is not a terminal."""
+
+    def __init__(self, forced: bool, quiet: bool) -> None:
+        self.terminal = not quiet and not forced and sys.stderr.isatty()
+        self.lines = forced and not quiet
+        self.drawn = False
+
+    def __call__(self, stage: str, seconds: float) -> None:
+        if self.lines:
+            click.echo(f"[{seconds:5.1f} s] {stage}", err=True)
+        elif self.terminal:
+            click.echo(f"\r\x1b[K  {seconds:5.1f} s  {stage}", err=True, nl=False)
+            self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            click.echo("\r\x1b[K", err=True, nl=False)
+            self.drawn = False
 
 
 def _outputs(scenario_file: str, wanted: dict[str, str | None]) -> dict[str, str]:
@@ -303,3 +354,6 @@ def _roll_to_check(
 
 
 main.add_command(bench)
+
+if __name__ == "__main__":
+    main()

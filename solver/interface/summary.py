@@ -74,6 +74,8 @@ def minimum_roll_line(result: Result) -> str | None:
     if result.min_roll is None:
         if result.action is None or result.action.kind != "charge":
             return None
+        if "provisional" in result.stats:
+            return "Minimum roll: not worked out before the solve stopped"
         top = 6 * charge_dice(result)
         if result.status == Status.INFEASIBLE and result.proof:
             return f"Minimum roll: none; no roll up to {top} makes this charge"
@@ -181,10 +183,24 @@ def close_model_line(p: Placement) -> str:
     return f"  {p.model} {move} {where}{facing}: {role}{fights}"
 
 
+def cut_short_line(by: str | None, stage: str | None, seconds: float, limit_s: float) -> str:
+    """Why a solve stopped before its end, in a line: the time limit or Ctrl-C, and where."""
+    where = f" during {stage}" if stage else ""
+    if by == "interrupted":
+        return f"Interrupted after {seconds:.1f} s{where}"
+    return f"Time limit of {limit_s:g} s reached{where}"
+
+
 def summarise_result(result: Result) -> str:
     """A few lines a player can read at the table."""
     solved = result.status in (Status.OPTIMAL, Status.FEASIBLE) or bool(result.violations)
     lines = [headline(result)]
+    cut = result.stats.get("cut_short")
+    if isinstance(cut, dict):
+        stopped = cut_short_line(
+            cut.get("by"), cut.get("stage"), cut.get("seconds", 0.0), cut.get("limit_s", 0.0)
+        )
+        lines.append(f"{stopped}: the best placement so far, checked, not proven best")
     if result.proof:
         lines.append(f"Proof: {result.proof}")
     basis = str(result.stats.get("min_roll_basis", ""))

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from repo_paths import REPO_ROOT
 
 from chargeopt.models import Status
 from chargeopt.solver.interface import cli
+from chargeopt.solver.interface.bounded import GRACE_S
 from chargeopt.solver.interface.cli import main
 
 EXAMPLE = REPO_ROOT / "benchmarks/layouts/examples/marines-charge-open.toml"
@@ -180,3 +183,84 @@ def test_light_commands_load_no_solver(args: list[str]) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def _slow_solver(answer_first: bool):
+    """A solver that reports a stage, maybe offers the example's real answer, then hangs: what
+    a horde's slow stage looks like to the command."""
+    from chargeopt.solver import load_scenario, solve
+    from chargeopt.solver.core import progress
+
+    real = solve(load_scenario(EXAMPLE))
+
+    def hang(*args: object, **kwargs: object) -> None:
+        progress.stage("certificate")
+        if answer_first:
+            progress.answer(real)
+        time.sleep(60)
+
+    return hang, real
+
+
+def test_the_time_limit_bounds_the_whole_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solve that would hang is stopped at the limit plus the grace second; the answer it
+    offered is printed, checked, as `feasible` (not `optimal`: its proof never finished), and
+    the output says where the limit cut it."""
+    hang, real = _slow_solver(answer_first=True)
+    assert real.status == Status.OPTIMAL
+    monkeypatch.setattr("chargeopt.solver.api.solve", hang)
+    started = time.monotonic()
+    result = run("solve", str(EXAMPLE), "--time-limit", "0.5", "--json")
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 0, result.output
+    assert 0.5 + GRACE_S <= elapsed < 0.5 + GRACE_S + 3.0
+    payload = json.loads(result.stdout)
+    assert payload["status"] == "feasible"
+    assert payload["violations"] == []
+    assert payload["objective"] == real.objective
+    assert payload["stats"]["cut_short"]["by"] == "time limit"
+    assert payload["stats"]["cut_short"]["stage"] == "certificate"
+
+
+def test_no_answer_by_the_time_limit_is_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing offered before the limit: `unknown`, exit 3, and the stage it was in."""
+    hang, _ = _slow_solver(answer_first=False)
+    monkeypatch.setattr("chargeopt.solver.api.solve", hang)
+    result = run("solve", str(EXAMPLE), "--time-limit", "0.5")
+    assert result.exit_code == 3
+    assert result.stdout == "Time limit of 0.5 s reached during certificate\n"
+
+
+def test_progress_lines_name_each_stage_on_stderr_only() -> None:
+    """--progress prints the charge's stages on stderr; stdout is the summary alone."""
+    plain = run("solve", str(EXAMPLE), "--no-roll-table")
+    shown = run("solve", str(EXAMPLE), "--no-roll-table", "--progress")
+    stages = [line.split("] ", 1)[1] for line in shown.stderr.splitlines()]
+    assert stages == ["candidates", "placing at roll 7", "certificate"]
+    assert shown.stdout.splitlines()[:-1] == plain.stdout.splitlines()[:-1]
+
+
+def test_ctrl_c_prints_the_best_answer_so_far_and_exits_130() -> None:
+    """SIGINT during a horde's roll table (after the answer at the roll is found): the answer
+    is printed, checked, marked as interrupted, and the exit code is 130."""
+    layout = REPO_ROOT / "benchmarks/layouts/scaling-v1/c40-walls-s1.toml"
+    command = [sys.executable, "-m", "chargeopt.solver.interface.cli", "solve", str(layout)]
+    with subprocess.Popen(
+        [*command, "--progress", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if line.rstrip().endswith("roll table"):
+                proc.send_signal(signal.SIGINT)
+                break
+        out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    payload = json.loads(out)
+    assert payload["status"] == "feasible"
+    assert payload["violations"] == []
+    assert payload["stats"]["cut_short"]["by"] == "interrupted"
+    assert payload["stats"]["cut_short"]["stage"] == "roll table"
+    assert payload["objective"]["base_contact"] >= 1

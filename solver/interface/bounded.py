@@ -1,0 +1,215 @@
+"""A solve the command line can stop. The solver runs in a forked child that reports each stage
+and its best answer so far over a pipe; the command waits for the final answer until the time
+limit plus `GRACE_S`, then stops the child and keeps the best answer so far, checked by the
+independent checker. Ctrl-C does the same at once. Where the platform cannot fork, the solve
+runs in this process and the time limit is the solver's own."""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+
+from chargeopt.models import (
+    ChargeoptError,
+    IneligibleMoveError,
+    Result,
+    Scenario,
+    ScenarioError,
+    Status,
+    UnsupportedRuleError,
+)
+from chargeopt.solver.options import SolveOptions
+from chargeopt.solver.verify import verified
+
+GRACE_S = 1.0
+"""How long past the time limit the command waits for the solver's own answer before it stops
+the solver and takes the best answer so far (whose check by the checker comes on top)."""
+POLL_S = 0.1
+"""How often the command looks at the solver and the clock."""
+
+StageHook = Callable[[str, float], None]
+"""(stage name, seconds since the solve started): told as each stage begins."""
+
+
+class SolverCrash(Exception):
+    """The solver failed with an exception that is not a refused input: a bug."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the command prints: the result (None if there was none in time) and, if the
+    solve was cut short, by what ("time limit" or "interrupted") and in which stage."""
+
+    result: Result | None
+    cut_short: str | None = None
+    stage: str | None = None
+    seconds: float = 0.0
+
+
+def solve_bounded(
+    scenario: Scenario, options: SolveOptions, on_stage: StageHook | None = None
+) -> Outcome:
+    """Solve within `options.time_limit_s` plus `GRACE_S`, whatever the solver's stages do."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return _in_process(scenario, options, on_stage)
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(sender, scenario, options), daemon=True)
+    started = time.monotonic()
+    child.start()
+    sender.close()
+    deadline = started + options.time_limit_s + GRACE_S
+    best: Result | None = None
+    stage: str | None = None
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return _cut(scenario, best, "time limit", stage, started, options.time_limit_s)
+            if not receiver.poll(min(left, POLL_S)):
+                continue
+            try:
+                kind, payload = receiver.recv()
+            except EOFError:
+                raise SolverCrash(
+                    "ChildProcessError", "the solver stopped without an answer"
+                ) from None
+            if kind == "stage":
+                stage = payload
+                if on_stage is not None:
+                    on_stage(payload, time.monotonic() - started)
+            elif kind == "answer":
+                best = _better(best, Result.model_validate_json(payload))
+            elif kind == "final":
+                return Outcome(Result.model_validate_json(payload))
+            elif kind == "refused":
+                raise _refusal(*payload)
+            else:
+                raise SolverCrash(*payload)
+    except KeyboardInterrupt:
+        return _cut(scenario, best, "interrupted", stage, started, options.time_limit_s)
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+
+
+class _Reporter:
+    """The child's listener: every stage and answer goes down the pipe."""
+
+    def __init__(self, sender: Connection) -> None:
+        self.sender = sender
+
+    def stage(self, name: str) -> None:
+        self.sender.send(("stage", name))
+
+    def answer(self, result: Result) -> None:
+        self.sender.send(("answer", result.model_dump_json()))
+
+
+def _child(sender: Connection, scenario: Scenario, options: SolveOptions) -> None:
+    """Run the solve and send its answer; Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from chargeopt.solver import api
+    from chargeopt.solver.core import progress
+
+    try:
+        with progress.listening(_Reporter(sender)):
+            result = api.solve(scenario, options=options)
+        sender.send(("final", result.model_dump_json()))
+    except ChargeoptError as exc:
+        sender.send(("refused", _describe(exc)))
+    except Exception as exc:
+        sender.send(("crash", (type(exc).__name__, str(exc))))
+    finally:
+        sender.close()
+
+
+def _in_process(scenario: Scenario, options: SolveOptions, on_stage: StageHook | None) -> Outcome:
+    """The solve in this process: no hard limit, Ctrl-C keeps the best answer so far."""
+    from chargeopt.solver import api
+    from chargeopt.solver.core import progress
+
+    started = time.monotonic()
+    seen: dict[str, object] = {"best": None, "stage": None}
+
+    class Keep:
+        def stage(self, name: str) -> None:
+            seen["stage"] = name
+            if on_stage is not None:
+                on_stage(name, time.monotonic() - started)
+
+        def answer(self, result: Result) -> None:
+            seen["best"] = _better(seen["best"], result)  # type: ignore[arg-type]
+
+    try:
+        with progress.listening(Keep()):
+            return Outcome(api.solve(scenario, options=options))
+    except KeyboardInterrupt:
+        best, stage = seen["best"], seen["stage"]
+        return _cut(scenario, best, "interrupted", stage, started, options.time_limit_s)  # type: ignore[arg-type]
+
+
+def _better(kept: Result | None, new: Result) -> Result:
+    """The later answer unless it places fewer models in contact, then engaged, than `kept`
+    (a finer pass can report a worse first answer before it is compared)."""
+    if kept is None:
+        return new
+
+    def key(r: Result) -> tuple[float, float]:
+        return (r.objective.get("base_contact", 0), r.objective.get("engaged", 0))
+
+    return kept if key(new) < key(kept) else new
+
+
+def _cut(
+    scenario: Scenario,
+    best: Result | None,
+    why: str,
+    stage: str | None,
+    started: float,
+    limit_s: float,
+) -> Outcome:
+    """The best answer so far, checked and marked as cut short: never `optimal` (its proof
+    was not finished), without a bound proven over the candidates only (the certificate on
+    the whole table did not run), and dropped if the checker finds a violation."""
+    seconds = round(time.monotonic() - started, 2)
+    if best is None:
+        return Outcome(None, why, stage, seconds)
+    cut = {"by": why, "stage": stage, "seconds": seconds, "limit_s": limit_s}
+    stats = {**best.stats, "cut_short": cut}
+    status = Status.FEASIBLE if best.status == Status.OPTIMAL else best.status
+    bound = {} if stats.get("bound_scope") == "candidates" else best.bound
+    update = {"status": status, "stats": stats, "bound": bound}
+    checked = verified(scenario, best.model_copy(update=update))
+    if checked.violations:
+        return Outcome(None, why, stage, seconds)
+    return Outcome(checked, why, stage, seconds)
+
+
+def _describe(exc: ChargeoptError) -> tuple[str, str, str | None, list[tuple[str, str, str]]]:
+    """A refused input as plain data, to cross the pipe."""
+    problems = list(getattr(exc, "problems", []))
+    return type(exc).__name__, str(exc), getattr(exc, "file", None), problems
+
+
+def _refusal(
+    kind: str, message: str, file: str | None, problems: list[tuple[str, str, str]]
+) -> ChargeoptError:
+    """The refused input again, as the same kind of error."""
+    if kind == "ScenarioError" and file is not None:
+        return ScenarioError(file, [tuple(p) for p in problems])  # type: ignore[misc]
+    known = {
+        "IneligibleMoveError": IneligibleMoveError,
+        "UnsupportedRuleError": UnsupportedRuleError,
+    }
+    return known.get(kind, ChargeoptError)(message)

@@ -1,0 +1,23 @@
+"""Every answer passes the independent checker before anyone sees it: `verified` attaches the
+checker's verdict to a result. Light on purpose (no solver code), so that the command line can
+judge an answer it cut short without loading the solvers."""
+
+from __future__ import annotations
+
+from chargeopt.models import Result, Scenario, Status
+
+
+def verified(scenario: Scenario, result: Result) -> Result:
+    """Attach the independent checker's verdict; a checked answer with violations is a bug and
+    is downgraded to `unknown` so it is never presented as legal."""
+    from chargeopt.geometry.checker import check_placement
+
+    if result.action is None or result.status.value not in ("optimal", "feasible"):
+        return result
+    violations = check_placement(scenario, result.placements, roll=result.action.roll)
+    if not violations:
+        return result
+    stats = {**result.stats, "checker_rejected": True}
+    return result.model_copy(
+        update={"violations": tuple(violations), "status": Status.UNKNOWN, "stats": stats}
+    )
