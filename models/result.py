@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from .scenario import Action
 
 Finite = Annotated[float, Field(allow_inf_nan=False)]
+Inches = Annotated[float, Field(allow_inf_nan=False, ge=-1000, le=1000)]
+"""A position in inches: finite, and no farther from the origin than the largest board."""
 
 
 class Status(StrEnum):
@@ -43,9 +45,9 @@ class Placement(_Doc):
     """One model's end position. A hand-written placement needs only model, x and y."""
 
     model: str
-    x: Finite
-    y: Finite
-    z: Finite = 0.0
+    x: Inches
+    y: Inches
+    z: Finite = Field(default=0.0, ge=0, le=100)
     facing: Finite | None = None
     moved: Finite | None = None
     contact: tuple[str, ...] = ()

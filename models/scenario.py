@@ -15,6 +15,8 @@ from .rulesets import RuleSet, resolve_ruleset
 
 Point = tuple[float, float]
 Finite = Annotated[float, Field(allow_inf_nan=False)]
+Inches = Annotated[float, Field(allow_inf_nan=False, ge=-1000, le=1000)]
+"""A position in inches: finite, and no farther from the origin than the largest board."""
 RulesetList = Annotated[list[str], Field(min_length=1)]
 
 
@@ -55,7 +57,7 @@ class Terrain(_Frozen):
 
     id: str = Field(min_length=1)
     kind: TerrainKind
-    path: tuple[tuple[Finite, Finite], ...] = Field(min_length=2)
+    path: tuple[tuple[Inches, Inches], ...] = Field(min_length=2)
     thickness: Finite | None = Field(default=None, gt=0, le=12)
     height: Finite | None = Field(default=None, ge=0, le=100)
 
@@ -85,9 +87,9 @@ class GameModel(_Frozen):
     """One model (miniature) at its start position; `base` overrides the unit's default."""
 
     id: str = Field(min_length=1)
-    x: Finite
-    y: Finite
-    z: Finite = Field(default=0.0, ge=0)
+    x: Inches
+    y: Inches
+    z: Finite = Field(default=0.0, ge=0, le=100)
     facing: Finite = 0.0
     base: BaseInput | None = None
     token: bool = False
@@ -98,9 +100,9 @@ class ObjectiveMarker(_Frozen):
     """An objective marker on the board (10th-edition consolidation may move toward one)."""
 
     id: str = Field(min_length=1)
-    x: Finite
-    y: Finite
-    z: Finite = Field(default=0.0, ge=0)
+    x: Inches
+    y: Inches
+    z: Finite = Field(default=0.0, ge=0, le=100)
     diameter_mm: Finite = Field(default=40.0, gt=0, le=200)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chargeopt.models import Scenario
+from chargeopt.models import Scenario, document_name
 from chargeopt.models import load_scenario as load_scenario_document
 
 
@@ -14,5 +14,5 @@ def load_checked_scenario(path: str | Path) -> Scenario:
     scenario = load_scenario_document(path)
     from chargeopt.geometry.start_layout import check_start_layout
 
-    check_start_layout(scenario, str(path))
+    check_start_layout(scenario, document_name(path))
     return scenario

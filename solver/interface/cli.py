@@ -23,6 +23,7 @@ from chargeopt.models import (
     Result,
     Scenario,
     ScenarioError,
+    document_name,
     load_result,
     result_schema,
     scenario_schema,
@@ -188,7 +189,7 @@ def solve(
     try:
         outcome = solve_bounded(scenario, options, shown)
     except IneligibleMoveError as exc:
-        raise ScenarioError(scenario_file, [("action", str(exc), "")]) from None
+        raise ScenarioError(document_name(scenario_file), [("action", str(exc), "")]) from None
     finally:
         shown.clear()
     result = outcome.result
@@ -286,11 +287,13 @@ def check(scenario_file: str, result_file: str, roll: int | None, as_json: bool)
     click.get_current_context().meta[JSON_ERRORS] = as_json
     scenario = load_checked_scenario(scenario_file)
     result = load_result(result_file)
-    _same_action(scenario, result, result_file)
-    chosen_roll = _roll_to_check(scenario, result, roll, scenario_file)
+    _same_action(scenario, result, document_name(result_file))
+    chosen_roll = _roll_to_check(scenario, result, roll, document_name(scenario_file))
     from chargeopt.geometry.checker import check_placement, summarise, unmoved_models
 
-    violations = check_placement(scenario, result.placements, roll=chosen_roll, file=scenario_file)
+    violations = check_placement(
+        scenario, result.placements, roll=chosen_roll, file=document_name(scenario_file)
+    )
     unmoved = unmoved_models(scenario, result.placements)
     if as_json:
         payload = {

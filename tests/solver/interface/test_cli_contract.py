@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,41 @@ def test_ctrl_c_prints_the_best_answer_so_far_and_exits_130() -> None:
     assert payload["stats"]["cut_short"]["by"] == "interrupted"
     assert payload["stats"]["cut_short"]["stage"] == "roll table"
     assert payload["objective"]["base_contact"] >= 1
+
+
+def test_a_byte_order_mark_is_read_as_utf8(tmp_path: Path) -> None:
+    """A scenario saved with a UTF-8 byte-order mark (as some editors do) is read as is (it
+    was refused as "Invalid statement (line 1, col 1)")."""
+    scenario = tmp_path / "bom.toml"
+    scenario.write_bytes(b"\xef\xbb\xbf" + (MALFORMED / "ok.toml").read_bytes())
+    result = run("check", str(scenario), str(MALFORMED / "ok.result.json"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "OK: no violations (2 models checked)\n"
+
+
+def test_a_folder_is_refused_with_its_own_message(tmp_path: Path) -> None:
+    """A folder given as the scenario, with or without a .toml name."""
+    for folder in (tmp_path / "layouts", tmp_path / "charge.toml"):
+        folder.mkdir()
+        result = run("check", str(folder), str(MALFORMED / "ok.result.json"))
+        assert result.exit_code == 2
+        assert result.stderr == f"error: {folder}: is a folder; give a .toml or .json file\n"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_scenario_can_come_from_standard_input(as_json: bool) -> None:
+    """`-` reads the scenario from stdin, TOML or JSON (told apart by a leading brace)."""
+    text = (MALFORMED / "ok.toml").read_text()
+    if as_json:
+        text = json.dumps(tomllib.loads(text))
+    result = CliRunner().invoke(main, ["check", "-", str(MALFORMED / "ok.result.json")], input=text)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "OK: no violations (2 models checked)\n"
+
+
+def test_errors_in_standard_input_name_it() -> None:
+    """A refused scenario from stdin is named `<stdin>` in the message."""
+    text = (MALFORMED / "start-overlap.toml").read_text()
+    result = CliRunner().invoke(main, ["solve", "-"], input=text)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: <stdin>: units[0].models[1]: model 'A2' overlaps")
