@@ -23,8 +23,8 @@ class _Frozen(BaseModel):
 class RoundBase(_Frozen):
     """A round base, e.g. 32mm."""
 
-    kind: Literal["round"] = "round"
-    diameter_mm: float = Field(gt=0, le=500)
+    kind: Literal["round"] = Field(default="round", description="round")
+    diameter_mm: float = Field(gt=0, le=500, description="Diameter in millimetres.", examples=[32])
 
     @property
     def radius_in(self) -> float:
@@ -45,9 +45,11 @@ class RoundBase(_Frozen):
 class OvalBase(_Frozen):
     """An oval base, long axis first; the long axis points along the model's facing."""
 
-    kind: Literal["oval"] = "oval"
-    length_mm: float = Field(gt=0, le=500)
-    width_mm: float = Field(gt=0, le=500)
+    kind: Literal["oval"] = Field(default="oval", description="oval")
+    length_mm: float = Field(
+        gt=0, le=500, description="Long axis in millimetres (along the facing).", examples=[60]
+    )
+    width_mm: float = Field(gt=0, le=500, description="Short axis in millimetres.", examples=[35])
 
     @model_validator(mode="after")
     def _long_axis_first(self) -> OvalBase:
@@ -78,8 +80,12 @@ class HullBase(_Frozen):
     """A hull footprint for a model without a base: polygon vertices in inches around the
     model's position, drawn for facing 0 (rotated with the model's facing)."""
 
-    kind: Literal["hull"] = "hull"
-    points: tuple[tuple[float, float], ...] = Field(min_length=3)
+    kind: Literal["hull"] = Field(default="hull", description="hull")
+    points: tuple[tuple[float, float], ...] = Field(
+        min_length=3,
+        description="Corners [x, y] in inches around the model's position, at facing 0.",
+        examples=[[[-2.0, -1.0], [2.0, -1.0], [2.0, 1.0], [-2.0, 1.0]]],
+    )
 
     @model_validator(mode="after")
     def _simple_polygon(self) -> HullBase:

@@ -11,13 +11,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from .bases import BaseInput, HullBase, OvalBase, RoundBase
 from .errors import KeyPathError, UnsupportedRuleError
-from .rulesets import RuleSet, resolve_ruleset
+from .rulesets import KNOWN_RULESETS, RuleSet, resolve_ruleset
 
 Point = tuple[float, float]
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 Inches = Annotated[float, Field(allow_inf_nan=False, ge=-1000, le=1000)]
 """A position in inches: finite, and no farther from the origin than the largest board."""
-RulesetList = Annotated[list[str], Field(min_length=1)]
+RulesetId = Literal[KNOWN_RULESETS]  # type: ignore[valid-type]
+RulesetInput = RulesetId | Annotated[list[RulesetId], Field(min_length=1)]
+"""What a file may write as `ruleset` (the schema lists the choices)."""
+RULESET_CHOICES = ", ".join(f'"{r}"' for r in KNOWN_RULESETS)
+RULE_KEYWORDS = ("INFANTRY", "BEAST", "BEASTS", "SWARM", "FLY", "MONSTER", "VEHICLE", "CHARACTER")
+"""Keywords that change how chargeopt applies a rule."""
 
 
 class _Frozen(BaseModel):
@@ -47,19 +52,49 @@ class ActionKind(StrEnum):
 class Board(_Frozen):
     """The battlefield rectangle, origin top-left, x right, y down, in inches."""
 
-    width: Finite = Field(gt=0, le=1000)
-    height: Finite = Field(gt=0, le=1000)
+    width: Finite = Field(
+        gt=0, le=1000, description="Board width in inches (x runs 0 to width).", examples=[44.0]
+    )
+    height: Finite = Field(
+        gt=0,
+        le=1000,
+        description="Board height in inches (y runs 0 to height, downward).",
+        examples=[30.0],
+    )
 
 
 class Terrain(_Frozen):
     """A terrain piece. Walls and barricades are thick polylines (closed if the last point
     repeats the first); floors, impassable and difficult areas are polygon rings."""
 
-    id: str = Field(min_length=1)
-    kind: TerrainKind
-    path: tuple[tuple[Inches, Inches], ...] = Field(min_length=2)
-    thickness: Finite | None = Field(default=None, gt=0, le=12)
-    height: Finite | None = Field(default=None, ge=0, le=100)
+    id: str = Field(
+        min_length=1, description="A name for the piece, unique among terrain.", examples=["ruin-1"]
+    )
+    kind: TerrainKind = Field(
+        description="wall (ruin wall), floor (a ruin's upper floor), impassable, barricade "
+        '(2" engagement across it) or difficult (ground that slows a move).'
+    )
+    path: tuple[tuple[Inches, Inches], ...] = Field(
+        min_length=2,
+        description="Corner points [x, y] in inches: a polyline for walls and barricades "
+        "(closed if the last point repeats the first), a ring for areas.",
+        examples=[[[20.0, 4.0], [20.0, 10.0], [26.0, 10.0]]],
+    )
+    thickness: Finite | None = Field(
+        default=None,
+        gt=0,
+        le=12,
+        description="Walls and barricades only: thickness in inches.",
+        examples=[0.25],
+    )
+    height: Finite | None = Field(
+        default=None,
+        ge=0,
+        le=100,
+        description="Inches: a wall's height, or the height of a floor's surface (required "
+        "for floors).",
+        examples=[5.0],
+    )
 
     @model_validator(mode="after")
     def _shape_fits_kind(self) -> Terrain:
@@ -86,36 +121,69 @@ class Terrain(_Frozen):
 class GameModel(_Frozen):
     """One model (miniature) at its start position; `base` overrides the unit's default."""
 
-    id: str = Field(min_length=1)
-    x: Inches
-    y: Inches
-    z: Finite = Field(default=0.0, ge=0, le=100)
-    facing: Finite = 0.0
-    base: BaseInput | None = None
-    token: bool = False
-    token_wall: str | None = Field(default=None, min_length=1)
+    id: str = Field(
+        min_length=1, description="The model's name, unique in the scenario.", examples=["A1"]
+    )
+    x: Inches = Field(description="Centre, inches from the board's left edge.", examples=[10.0])
+    y: Inches = Field(description="Centre, inches from the board's top edge.", examples=[5.0])
+    z: Finite = Field(
+        default=0.0,
+        ge=0,
+        le=100,
+        description="Height it stands at, in inches (0: the ground; a floor's height: on it).",
+    )
+    facing: Finite = Field(
+        default=0.0,
+        description="Degrees from +x toward +y; turns ovals and hulls (round bases ignore it).",
+    )
+    base: BaseInput | None = Field(
+        default=None, description="This model's base, if not the unit's.", examples=["40mm"]
+    )
+    token: bool = Field(
+        default=False,
+        description="WTC walls rule: the model holds a token from touching a ruin wall.",
+    )
+    token_wall: str | None = Field(
+        default=None, min_length=1, description="WTC walls rule: the wall its token is for."
+    )
 
 
 class ObjectiveMarker(_Frozen):
     """An objective marker on the board (10th-edition consolidation may move toward one)."""
 
-    id: str = Field(min_length=1)
-    x: Inches
-    y: Inches
-    z: Finite = Field(default=0.0, ge=0, le=100)
-    diameter_mm: Finite = Field(default=40.0, gt=0, le=200)
+    id: str = Field(min_length=1, description="The marker's name.", examples=["obj-1"])
+    x: Inches = Field(description="Centre, inches from the board's left edge.")
+    y: Inches = Field(description="Centre, inches from the board's top edge.")
+    z: Finite = Field(default=0.0, ge=0, le=100, description="Height, in inches.")
+    diameter_mm: Finite = Field(
+        default=40.0, gt=0, le=200, description="Marker diameter in millimetres."
+    )
 
 
 class Unit(_Frozen):
     """A unit: an owner, keywords (compared upper-case) and its models."""
 
-    id: str = Field(min_length=1)
-    owner: Owner
-    keywords: tuple[str, ...] = ()
-    base: BaseInput | None = None
-    models: tuple[GameModel, ...] = Field(min_length=1)
-    charged_units: tuple[str, ...] = ()
-    """Units this unit charged this turn (the wtc-walls tokens hold against them)."""
+    id: str = Field(min_length=1, description="The unit's name, unique.", examples=["A"])
+    owner: Owner = Field(description="attacker (the player moving) or defender.")
+    keywords: tuple[str, ...] = Field(
+        default=(),
+        description="Datasheet keywords, any case. Those that change rules: INFANTRY, BEAST, "
+        "BEASTS, SWARM (move through ruins), FLY (upper floors), MONSTER, VEHICLE (big models "
+        "block paths), CHARACTER (heroic intervention); others are kept and ignored.",
+        examples=[["INFANTRY"]],
+        json_schema_extra={"items": {"anyOf": [{"enum": list(RULE_KEYWORDS)}, {"type": "string"}]}},
+    )
+    base: BaseInput | None = Field(
+        default=None,
+        description='Default base of its models: "32mm" (round), "60x35mm" (oval, long axis '
+        'first) or a hull {kind = "hull", points = [[x, y], ...]} in inches.',
+        examples=["32mm"],
+    )
+    models: tuple[GameModel, ...] = Field(min_length=1, description="Its models, at least one.")
+    charged_units: tuple[str, ...] = Field(
+        default=(),
+        description="Units this unit charged this turn (WTC walls rule tokens hold against them).",
+    )
 
     @field_validator("keywords")
     @classmethod
@@ -147,11 +215,24 @@ class Unit(_Frozen):
 class Action(_Frozen):
     """The move to make (or to check)."""
 
-    kind: ActionKind
-    unit: str = Field(min_length=1)
-    targets: tuple[str, ...] = ()
-    roll: int | None = Field(default=None, ge=0, le=36)
-    charged: bool = False
+    kind: ActionKind = Field(
+        description="The move: charge, pile-in, consolidate or heroic-intervention."
+    )
+    unit: str = Field(min_length=1, description="The id of the unit that moves.", examples=["A"])
+    targets: tuple[str, ...] = Field(
+        default=(), description="Charge targets (unit ids); a charge needs one.", examples=[["B"]]
+    )
+    roll: int | None = Field(
+        default=None,
+        ge=0,
+        le=36,
+        description="The charge roll (the dice total, inches). Without it chargeopt finds the "
+        "minimum roll.",
+        examples=[7],
+    )
+    charged: bool = Field(
+        default=False, description="Close-combat moves: the unit charged this turn."
+    )
 
     @field_validator("roll", mode="before")
     @classmethod
@@ -172,16 +253,24 @@ class Action(_Frozen):
 class Scenario(_Frozen):
     """A whole scenario, validated: ids unique, references resolved, ruleset supported."""
 
-    format: Literal[1] = 1
-    name: str = ""
-    ruleset: tuple[str, ...] = Field(min_length=1)
-    board: Board
-    terrain: tuple[Terrain, ...] = ()
-    units: tuple[Unit, ...] = Field(min_length=1)
-    objectives: tuple[ObjectiveMarker, ...] = ()
-    action: Action
+    format: Literal[1] = Field(default=1, description="The file format version: 1.")
+    name: str = Field(default="", description="A title shown in the output.")
+    ruleset: tuple[str, ...] = Field(
+        min_length=1,
+        description="One edition, and modifiers after it: " + RULESET_CHOICES + ".",
+        examples=["40k-10e", ["40k-10e", "wtc-walls"]],
+    )
+    board: Board = Field(description="The battlefield rectangle.")
+    terrain: tuple[Terrain, ...] = Field(default=(), description="Walls, floors and areas.")
+    units: tuple[Unit, ...] = Field(
+        min_length=1, description="Every unit on the table, the moving one and the others."
+    )
+    objectives: tuple[ObjectiveMarker, ...] = Field(
+        default=(), description="Objective markers (a 10th-edition consolidation may head for one)."
+    )
+    action: Action = Field(description="The move to make.")
 
-    @field_validator("ruleset", mode="before", json_schema_input_type=str | RulesetList)
+    @field_validator("ruleset", mode="before", json_schema_input_type=RulesetInput)
     @classmethod
     def _one_or_many(cls, value: object) -> object:
         return (value,) if isinstance(value, str) else value
