@@ -7,6 +7,7 @@ with exit code 2 and no traceback; any other exception is a bug and keeps its tr
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import click
@@ -19,6 +20,7 @@ from chargeopt.models import (
     Scenario,
     ScenarioError,
     load_result,
+    mm_to_in,
     result_schema,
     scenario_schema,
 )
@@ -139,6 +141,27 @@ def schema(document: str) -> None:
     click.echo(json.dumps(chosen, indent=2))
 
 
+class Precision(click.ParamType):
+    """A length a position is measured to: inches (`0.01`) or millimetres (`1mm`), at least
+    0 (0 is exact)."""
+
+    name = "precision"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip().lower()
+        try:
+            inches = mm_to_in(float(text[:-2])) if text.endswith("mm") else float(text)
+        except ValueError:
+            self.fail(f"{value!r} is not a length such as 0.01 (inches) or 1mm", param, ctx)
+        if not math.isfinite(inches) or inches < 0:
+            self.fail(f"{value!r} is not a length of at least 0", param, ctx)
+        return inches
+
+
 @main.command()
 @click.argument("scenario_file", metavar="SCENARIO")
 @click.argument("result_file", metavar="RESULT.json")
@@ -149,7 +172,22 @@ def schema(document: str) -> None:
     help="Charge roll to check against (default: the result's, then the scenario's).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the violations as JSON.")
-def check(scenario_file: str, result_file: str, roll: int | None, as_json: bool) -> None:
+@click.option(
+    "--precision",
+    "precision",
+    type=Precision(),
+    default=None,
+    help="Judge the positions as measured to this many inches (e.g. 0.01, the summary's "
+    "two decimals) or millimetres (e.g. 1mm, a tape): base contact and overlap within its "
+    "rounding error, every other rule exactly. Default: exact, as written.",
+)
+def check(
+    scenario_file: str,
+    result_file: str,
+    roll: int | None,
+    as_json: bool,
+    precision: float | None,
+) -> None:
     """Check a placement (the solver's or a person's) against the rules.
 
     Exit code 0 when the placement is legal, 1 when it breaks a rule, 2 on bad input.
@@ -160,19 +198,41 @@ def check(scenario_file: str, result_file: str, roll: int | None, as_json: bool)
     chosen_roll = _roll_to_check(scenario, result, roll, scenario_file)
     from chargeopt.geometry.checker import check_placement, summarise
 
-    violations = check_placement(scenario, result.placements, roll=chosen_roll, file=scenario_file)
+    violations = check_placement(
+        scenario,
+        result.placements,
+        roll=chosen_roll,
+        file=scenario_file,
+        precision_in=precision or 0.0,
+    )
     if as_json:
-        payload = {
+        payload: dict[str, Any] = {
             "violations": [v.model_dump(mode="json") for v in violations],
             "ok": not violations,
         }
+        if precision is not None:
+            payload["precision_in"] = precision
         click.echo(json.dumps(payload, indent=2))
-    elif violations:
-        click.echo(summarise(violations))
     else:
-        click.echo(f"OK: no violations ({len(result.placements)} models checked)")
+        if precision is not None:
+            click.echo(precision_line(precision))
+        if violations:
+            click.echo(summarise(violations))
+        else:
+            click.echo(f"OK: no violations ({len(result.placements)} models checked)")
     if violations:
         click.get_current_context().exit(EXIT_VIOLATIONS)
+
+
+def precision_line(precision_in: float) -> str:
+    """What a check at a precision judges, in one line."""
+    if precision_in == 0:
+        return "Judged exactly as written."
+    error = precision_in / math.sqrt(2)
+    return (
+        f'Judged as measured to {precision_in:.4g}": base contact and overlap within the '
+        f'rounding error ({error:.4f}" for each position written), every other rule exactly.'
+    )
 
 
 def _same_action(scenario: Scenario, result: Result, result_file: str) -> None:
