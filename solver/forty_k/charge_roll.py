@@ -30,6 +30,7 @@ from chargeopt.solver.core.greedy import (
     shorten_moves,
 )
 from chargeopt.solver.core.ordered_solve import Objective, SolveState, StageOutcome, solve_ordered
+from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.charge_packing import base_classes, packing_ceiling
 from chargeopt.solver.options import SolveOptions
 
@@ -90,7 +91,7 @@ def solve_at(
     """The best placement at one roll (base contact only unless `full`; with `feasibility`,
     any legal placement). A previous roll's placement stays legal at a larger roll, so it is
     the first incumbent considered."""
-    if any(not (c.reach[m.id] <= roll - 1e-6).any() for m in scenario.acting_unit.models):
+    if any(not (c.reach[m.id] <= roll - ROLL_MARGIN_IN).any() for m in scenario.acting_unit.models):
         return SolveState(None, [], "INFEASIBLE")
     n = len(scenario.acting_unit.models)
     k = scenario.rules.coherency_neighbours(n)
