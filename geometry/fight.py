@@ -40,11 +40,30 @@ from chargeopt.geometry.token_engagement import token_pairs
 from chargeopt.models import GameModel, Placement, Scenario, Unit
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How the ranges are read. The checker reads them exactly (`EXACT`), or with `touch_in`
+    and `pair_touch_in` added to the base-contact tolerance between a model of the unit and an
+    enemy model, and between two models of the unit (positions measured to a precision); the
+    solver claims a fight only with `range_in` kept inside every range from a model of the unit
+    to an enemy model and `pair_in` inside the 9th edition's 1/2" between two of its models
+    (so that the claim survives the positions being rounded)."""
+
+    range_in: float = 0.0
+    pair_in: float = 0.0
+    touch_in: float = 0.0
+    pair_touch_in: float = 0.0
+
+
+EXACT = Reading()
+
+
 def fight_eligibility(
     scenario: Scenario,
     placements: Iterable[Placement],
     *,
     battlefield: Battlefield | None = None,
+    reading: Reading = EXACT,
 ) -> dict[str, tuple[str, ...]]:
     """For each model of the acting unit (at its placement, or its start if it has none), the
     enemy unit ids it can fight, in scenario order. The first placement of a model counts;
@@ -53,7 +72,7 @@ def fight_eligibility(
     for p in placements:
         chosen.setdefault(p.model, p)
     field = battlefield or Battlefield.from_scenario(scenario)
-    return fighters(scenario, chosen, field)
+    return fighters(scenario, chosen, field, reading)
 
 
 def engaged_pairs(
@@ -72,7 +91,10 @@ def engaged_pairs(
 
 
 def fighters(
-    scenario: Scenario, placements: Mapping[str, Placement], battlefield: Battlefield
+    scenario: Scenario,
+    placements: Mapping[str, Placement],
+    battlefield: Battlefield,
+    reading: Reading = EXACT,
 ) -> dict[str, tuple[str, ...]]:
     """fight_eligibility on placements already keyed by model id."""
     fixed = _fixed(scenario)
@@ -83,10 +105,10 @@ def fighters(
         if a in can:
             can[a].add(fixed.unit_of[e])
     if fixed.enemies:
-        engaged = _engaged(scenario, fixed, mine, battlefield)
-        friends = supports(scenario, mine, mine)
+        engaged = _engaged(scenario, fixed, mine, battlefield, reading.range_in)
+        friends = supports(scenario, mine, mine, reading.pair_in, reading.pair_touch_in)
         np.fill_diagonal(friends, False)
-        near_all = supports(scenario, mine, fixed.enemy_bases)
+        near_all = supports(scenario, mine, fixed.enemy_bases, reading.range_in, reading.touch_in)
         for enemy, cols in zip(fixed.enemies, fixed.columns, strict=True):
             for i in np.nonzero(engaged[:, cols].any(axis=1))[0]:
                 can[ids[i]].add(enemy.id)
@@ -98,15 +120,18 @@ def fighters(
     return {i: tuple(sorted(can[i], key=rank.__getitem__)) for i in ids}
 
 
-def supports(scenario: Scenario, a: Bases, b: Bases) -> np.ndarray:
-    """Pairs close enough to pass the fight on: within 1/2" in three dimensions (9th), in base
-    contact (10th)."""
+def supports(
+    scenario: Scenario, a: Bases, b: Bases, margin_in: float = 0.0, touch_in: float = 0.0
+) -> np.ndarray:
+    """Pairs close enough to pass the fight on: within 1/2" in three dimensions (9th; with
+    `margin_in` kept inside it), in base contact (10th; within the tolerance plus
+    `touch_in`)."""
     rules = scenario.rules
     gap = edge_distances(a, b)
     rise = height_gaps(a, b)
     if rules.fight_support_range_in is not None:
-        return np.hypot(gap, rise) <= rules.fight_support_range_in + RANGE_SLACK_IN
-    return (gap <= rules.base_contact_tolerance_in) & (rise < SAME_HEIGHT_IN)
+        return np.hypot(gap, rise) <= rules.fight_support_range_in - margin_in + RANGE_SLACK_IN
+    return (gap <= rules.base_contact_tolerance_in + touch_in) & (rise < SAME_HEIGHT_IN)
 
 
 @dataclass(frozen=True)
@@ -155,11 +180,11 @@ def _fixed(scenario: Scenario) -> _Fixed:
 
 
 def _engaged(
-    scenario: Scenario, fixed: _Fixed, mine: Bases, battlefield: Battlefield
+    scenario: Scenario, fixed: _Fixed, mine: Bases, battlefield: Battlefield, margin_in: float = 0.0
 ) -> np.ndarray:
-    """Which (acting model, enemy model) pairs are within engagement range, every enemy
-    model a column (`engaged_pairs` without the walls rule's pairs)."""
-    return engagement(mine, fixed.enemy_bases, scenario.rules, battlefield).engaged
+    """Which (acting model, enemy model) pairs are within engagement range (`margin_in`
+    inside it), every enemy model a column (`engaged_pairs` without the walls rule's pairs)."""
+    return engagement(mine, fixed.enemy_bases, scenario.rules, battlefield, margin_in).engaged
 
 
 def _acting_bases(fixed: _Fixed, placements: Mapping[str, Placement]) -> Bases:

@@ -1,8 +1,16 @@
 """The move under judgement: every model's start footprint, the acting unit's end footprints,
-and the units it charges or must keep clear of. Built once; every check reads it."""
+and the units it charges or must keep clear of. Built once; every check reads it.
+
+Positions may be judged as measured to a precision P (`precision_in`; 0 is exact): each
+written x and y is then within P/2 of where the model stands, so its centre within
+`error_in` = P/sqrt(2). Base contact and overlap, which are judged within a tolerance, are
+judged within the tolerance plus that error for each written model of the pair
+(`contact_tolerance_in`); a model written within P/2 of its start on both axes (at its height
+and facing) stands where it started. Every other rule reads the positions as written."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,18 +35,43 @@ def footprint_at_end(unit: Unit, model: GameModel, placement: Placement | None) 
     return Footprint(unit.base_of(model), placement.x, placement.y, placement.z, facing)
 
 
+def measured_at_start(model: GameModel, placement: Placement, precision_in: float) -> bool:
+    """Whether a placement measured to `precision_in` (> 0) is the model's start: x and y
+    each within half of it, the same height and facing."""
+    half = precision_in / 2 + MOVED_IN
+    facing = model.facing if placement.facing is None else placement.facing
+    return (
+        abs(placement.x - model.x) <= half
+        and abs(placement.y - model.y) <= half
+        and abs(placement.z - model.z) <= MOVED_IN
+        and abs(facing - model.facing) <= MOVED_IN
+    )
+
+
 @dataclass(frozen=True)
 class MoveState:
-    """The acting unit at its start and end, everything else where it stands."""
+    """The acting unit at its start and end, everything else where it stands; the placements
+    measured to `precision_in` (0: exact, see the module docstring)."""
 
     scenario: Scenario
     battlefield: Battlefield
     roll: int
     placements: Mapping[str, Placement]
+    precision_in: float = 0.0
 
     @property
     def rules(self) -> RuleSet:
         return self.scenario.rules
+
+    @property
+    def error_in(self) -> float:
+        """How far a written centre may stand from the model's: P/sqrt(2) (0 when exact)."""
+        return self.precision_in / math.sqrt(2)
+
+    def contact_tolerance_in(self, written: int = 1) -> float:
+        """The base-contact tolerance (contact, and how deep an overlap is allowed) between
+        two bases of which `written` (0, 1 or 2) stand where the placement writes them."""
+        return self.rules.base_contact_tolerance_in + written * self.error_in
 
     @property
     def unit(self) -> Unit:
@@ -55,10 +88,17 @@ class MoveState:
 
     @cached_property
     def end(self) -> dict[str, Footprint]:
-        return {
-            m.id: footprint_at_end(self.unit, m, self.placements.get(m.id))
-            for m in self.unit.models
-        }
+        out = {}
+        for m in self.unit.models:
+            placement = self.placements.get(m.id)
+            if (
+                placement is not None
+                and self.precision_in > 0
+                and measured_at_start(m, placement, self.precision_in)
+            ):
+                placement = None
+            out[m.id] = footprint_at_end(self.unit, m, placement)
+        return out
 
     def now(self, model_id: str) -> Footprint:
         """A model's footprint after the move (the acting unit's end, others' start)."""
@@ -103,7 +143,7 @@ class MoveState:
     @cached_property
     def in_target_contact(self) -> dict[str, tuple[str, ...]]:
         """For each acting model, the target models it ends in base contact with."""
-        tolerance = self.rules.base_contact_tolerance_in
+        tolerance = self.contact_tolerance_in()
         out: dict[str, tuple[str, ...]] = {i: () for i in self.ids}
         for target in self.targets:
             bases = self.unit_bases(target)

@@ -109,14 +109,17 @@ class Engagement:
     range_in: np.ndarray
 
 
-def engagement(a: Bases, b: Bases, rules: RuleSet, battlefield: Battlefield) -> Engagement:
+def engagement(
+    a: Bases, b: Bases, rules: RuleSet, battlefield: Battlefield, margin_in: float = 0.0
+) -> Engagement:
     """Engagement range: edge distance within the range (the barricade range across a
-    barricade) and vertical separation within the vertical limit."""
+    barricade) and vertical separation within the vertical limit. `margin_in` is kept inside
+    the horizontal range (the solver's margin; the checker reads it exactly)."""
     reach = max(rules.engagement_range_in, rules.barricade_engagement_range_in)
     distance = edge_distances(a, b, exact_within=reach + RANGE_SLACK_IN)
     level = height_gaps(a, b) <= rules.engagement_vertical_in + RANGE_SLACK_IN
     range_in = np.full(distance.shape, rules.engagement_range_in)
     across = barricade_crossings(a, b, battlefield, level)
     range_in[across] = rules.barricade_engagement_range_in
-    engaged = level & (distance <= range_in + RANGE_SLACK_IN)
+    engaged = level & (distance <= range_in - margin_in + RANGE_SLACK_IN)
     return Engagement(engaged, distance, range_in)

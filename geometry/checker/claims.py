@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from chargeopt.geometry.fight import engaged_pairs, fighters
+from chargeopt.geometry.fight import Reading, engaged_pairs, fighters
 from chargeopt.geometry.move_state import MoveState
 from chargeopt.geometry.pairs import engagement
 from chargeopt.models import Violation
@@ -21,7 +21,9 @@ def claim_violations(move: MoveState) -> Iterable[Violation]:
     enemies = {u.id for u in scenario.enemies_of(move.unit)}
     unit_of = {m.id: u.id for u in scenario.units for m in u.models}
     engaged = engaged_pairs(scenario, move.placements, move.battlefield)
-    can = fighters(scenario, move.placements, move.battlefield)
+    error = move.error_in
+    reading = Reading(touch_in=error, pair_touch_in=2 * error)
+    can = fighters(scenario, move.placements, move.battlefield, reading)
     for model_id, placement in move.placements.items():
         reached = {unit_of[e] for a, e in engaged if a == model_id}
         for claimed in placement.engaged:

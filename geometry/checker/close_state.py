@@ -38,7 +38,10 @@ def close_move_limit_in(scenario: Scenario) -> float:
 
 
 def close_move_state(
-    scenario: Scenario, battlefield: Battlefield, placements: Mapping[str, Placement]
+    scenario: Scenario,
+    battlefield: Battlefield,
+    placements: Mapping[str, Placement],
+    precision_in: float = 0.0,
 ) -> MoveState:
     """The move state of a close-combat move (it has no roll). Refuses tokens of the WTC walls
     rule outside the `wtc-walls` ruleset (under it, `checker.tokens_close` judges them)."""
@@ -49,7 +52,7 @@ def close_move_state(
             f"checking a {MOVE_WORDS[scenario.action.kind]} with WTC wall tokens (model "
             f"{tokens[0]!r}) is not supported yet"
         )
-    return MoveState(scenario, battlefield, 0, placements)
+    return MoveState(scenario, battlefield, 0, placements, precision_in)
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ class CloseMove:
 
     @cached_property
     def end_contact(self) -> np.ndarray:
-        tolerance = self.move.rules.base_contact_tolerance_in
+        tolerance = self.move.contact_tolerance_in()
         level = height_gaps(self.move.end_bases, self.enemies) < SAME_HEIGHT_IN
         return (self.end_gaps <= tolerance) & level
 

@@ -179,5 +179,5 @@ def _coherent_with(move: MoveState, model_id: str, fp: Footprint) -> bool:
     """Whether the unit is in coherency with `model_id` at `fp` and the rest where they ended."""
     trial = dict(move.placements)
     trial[model_id] = Placement(model=model_id, x=fp.x, y=fp.y, z=fp.z, facing=fp.facing)
-    moved = MoveState(move.scenario, move.battlefield, move.roll, trial)
+    moved = MoveState(move.scenario, move.battlefield, move.roll, trial, move.precision_in)
     return not any(True for _ in coherency_violations(moved))

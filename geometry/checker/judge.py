@@ -5,7 +5,13 @@ its candidate or constraint code, so a solver bug cannot hide itself.
 
 Readings: base contact is an edge distance of at most `base_contact_tolerance_in` between
 models at the same height; overlaps count only between models at the same height (|dz| <
-0.01"); a model without a placement is judged where it started."""
+0.01"); a model without a placement is judged where it started.
+
+Precision: `precision_in` P judges positions measured to P (a summary's 0.01", a tape's 1 mm):
+base contact and overlap (of bases, and of a base with a wall, an impassable area or a
+barricade) within the tolerance plus the rounding error of each written position in the pair
+(P/sqrt(2) each, `MoveState.contact_tolerance_in`); every other rule exactly as written. The
+default, 0, judges the positions exactly."""
 
 from __future__ import annotations
 
@@ -81,14 +87,18 @@ def check_placement(
     battlefield: Battlefield | None = None,
     file: str = "<scenario>",
     token_witnesses: bool = True,
+    precision_in: float = 0.0,
 ) -> list[Violation]:
     """Every rule the placement of the acting unit breaks (empty if it is legal). The roll is
     the argument, else the scenario's; `file` names the scenario in errors. Under wtc-walls,
     `token_witnesses` searches for normal positions a token model could have taken. A pile
-    in, consolidation or heroic intervention needs no roll."""
+    in, consolidation or heroic intervention needs no roll. `precision_in`: the positions are
+    measured to it (see the module docstring; 0 is exact)."""
+    if precision_in < 0:
+        raise ValueError(f"precision_in must be at least 0, not {precision_in}")
     action = scenario.action
     if action.kind != ActionKind.CHARGE:
-        return _check_close_move(scenario, placements, battlefield, token_witnesses)
+        return _check_close_move(scenario, placements, battlefield, token_witnesses, precision_in)
     roll = action.roll if roll is None else roll
     if roll is None:
         raise ScenarioError(
@@ -102,7 +112,8 @@ def check_placement(
             ],
         )
     found, chosen = _roster(scenario, placements)
-    move = MoveState(scenario, battlefield or Battlefield.from_scenario(scenario), roll, chosen)
+    field = battlefield or Battlefield.from_scenario(scenario)
+    move = MoveState(scenario, field, roll, chosen, precision_in)
     pose, bad = _pose(move)
     found += pose
     overlaps, hit_others = _overlaps(move)
@@ -127,6 +138,7 @@ def check_placement(
                 battlefield=move.battlefield,
                 file=file,
                 token_witnesses=False,
+                precision_in=precision_in,
             )
 
         found = with_tokens(move, found, legal if token_witnesses else None)
@@ -138,11 +150,13 @@ def _check_close_move(
     placements: Sequence[Placement],
     battlefield: Battlefield | None,
     token_witnesses: bool = True,
+    precision_in: float = 0.0,
 ) -> list[Violation]:
     """A pile in, consolidation or heroic intervention: the charge's checks of where models
     end, then the close-move rules (`close_moves`)."""
     found, chosen = _roster(scenario, placements)
-    move = close_move_state(scenario, battlefield or Battlefield.from_scenario(scenario), chosen)
+    field = battlefield or Battlefield.from_scenario(scenario)
+    move = close_move_state(scenario, field, chosen, precision_in)
     pose, bad = _pose(move)
     overlaps, hit_others = _overlaps(move)
     found += pose + overlaps + close_move_violations(move, bad | hit_others)
@@ -151,7 +165,11 @@ def _check_close_move(
 
         def legal(trial: Mapping[str, Placement]) -> bool:
             return not check_placement(
-                scenario, list(trial.values()), battlefield=move.battlefield, token_witnesses=False
+                scenario,
+                list(trial.values()),
+                battlefield=move.battlefield,
+                token_witnesses=False,
+                precision_in=precision_in,
             )
 
         found += close_token_violations(move, legal if token_witnesses else None)
@@ -215,6 +233,7 @@ def _pose(move: MoveState) -> tuple[list[Violation], set[str]]:
     position is illegal whatever path led there."""
     field, rules = move.battlefield, move.rules
     tolerance = rules.base_contact_tolerance_in
+    into_terrain = move.contact_tolerance_in()
     surfaces = Surfaces(field)
     climbs = rules.may_end_on_upper_floor(move.unit.keyword_set)
     found: list[Violation] = []
@@ -234,7 +253,7 @@ def _pose(move: MoveState) -> tuple[list[Violation], set[str]]:
                     limit_in=0.0,
                 )
             )
-        for piece, depth in terrain_intrusions(fp, field, tolerance):
+        for piece, depth in terrain_intrusions(fp, field, into_terrain):
             bad.add(model_id)
             found.append(
                 Violation(
@@ -244,7 +263,7 @@ def _pose(move: MoveState) -> tuple[list[Violation], set[str]]:
                     message=f'model {model_id!r} ends {depth:.2f}" deep inside '
                     f"{KIND_WORDS[piece.kind]} {piece.id!r}",
                     distance_in=depth,
-                    limit_in=tolerance,
+                    limit_in=into_terrain,
                 )
             )
         surface = surfaces.problem(fp, tolerance)
@@ -281,12 +300,12 @@ def _pose(move: MoveState) -> tuple[list[Violation], set[str]]:
 def _overlaps(move: MoveState) -> tuple[list[Violation], set[str]]:
     """overlap: acting models with each other and with every other model, at the same height;
     and the acting models that overlap a model that does not move."""
-    tolerance = move.rules.base_contact_tolerance_in
     mine = move.end_bases
     others = Bases.of([move.start[i] for i in move.others])
     found: list[Violation] = []
     hit_others: set[str] = set()
     for bases, names, own in ((mine, move.ids, True), (others, move.others, False)):
+        tolerance = move.contact_tolerance_in(2 if own else 1)
         depth = overlap_depths(mine, bases)
         deep = (depth > tolerance) & (height_gaps(mine, bases) < SAME_HEIGHT_IN)
         if own:
@@ -311,10 +330,10 @@ def _overlap(a: str, b: str, depth: float, tolerance: float) -> Violation:
 
 def _false_contacts(move: MoveState) -> Iterable[Violation]:
     """false_contact: a placement claiming base contact with a model it does not touch."""
-    tolerance = move.rules.base_contact_tolerance_in
     index = move.scenario.model_index
     for model_id, placement in move.placements.items():
         for other in placement.contact:
+            tolerance = move.contact_tolerance_in(2 if other in move.end else 1)
             if other not in index or other == model_id:
                 yield Violation(
                     kind="false_contact",

@@ -1,6 +1,7 @@
 """Shortest legal path lengths for the checker, from geometry.paths, with one addition: an
 end position that overlaps a base or a wall only within the base-contact tolerance (which the
-rules count as touching, while the path finder allows only 1e-6") is measured through a
+rules count as touching, while the path finder allows only 1e-6"; for positions measured to a
+precision, the tolerance widened as the checker widens it) is measured through a
 settled point just outside it: the length is the path to that point plus the straight step to
 the end, the length of a real path that enters only what the tolerance allows (at most twice
 the tolerance above the shortest one)."""
@@ -47,7 +48,7 @@ def settled_end(move: MoveState, end: Footprint) -> tuple[float, float, float]:
     if not isinstance(end.base, RoundBase):
         return end.x, end.y, 0.0
     r = end.base.radius_in
-    tolerance = move.rules.base_contact_tolerance_in
+    tolerance = move.contact_tolerance_in()
     cores = [
         _core(move.start[i]) for i in move.others if abs(move.start[i].z - end.z) < SAME_LEVEL_IN
     ]

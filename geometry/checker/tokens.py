@@ -96,7 +96,7 @@ def token_violations(move: MoveState, legal: Legal | None) -> Iterable[Violation
             )
             continue
         gap = _wall_gap(move, model_id, wall)
-        if gap > rules.base_contact_tolerance_in:
+        if gap > move.contact_tolerance_in():
             yield Violation(
                 kind="token_not_touching_wall",
                 models=(model_id,),
@@ -104,7 +104,7 @@ def token_violations(move: MoveState, legal: Legal | None) -> Iterable[Violation
                 message=f'model {model_id!r} has a token but ends {gap:.2f}" from wall '
                 f"{wall.id!r}; a token model ends touching the wall",
                 distance_in=gap,
-                limit_in=rules.base_contact_tolerance_in,
+                limit_in=move.contact_tolerance_in(),
             )
             continue
         if not _across(move, model_id, wall):
@@ -146,7 +146,7 @@ def _wall_gap(move: MoveState, model_id: str, wall: TerrainPiece) -> float:
 
 
 def _touches(move: MoveState, model_id: str, wall: TerrainPiece) -> bool:
-    return _wall_gap(move, model_id, wall) <= move.rules.base_contact_tolerance_in
+    return _wall_gap(move, model_id, wall) <= move.contact_tolerance_in()
 
 
 def _across(move: MoveState, model_id: str, wall: TerrainPiece) -> list[tuple[str, str, float]]:

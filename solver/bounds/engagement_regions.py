@@ -17,12 +17,23 @@ from shapely.geometry.base import BaseGeometry
 
 from chargeopt.models import RoundBase, Scenario
 from chargeopt.solver.bounds.contact_bound import engagement_reach_in
+from chargeopt.solver.core.tolerances import MARGIN_IN as RULING_MARGIN_IN
+from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 
 QUAD_SEGS = 32
 """Segments per quarter circle of the polygons that stand for circles."""
 MARGIN_IN = 1e-4
-"""Each limit is moved by this much, the way that keeps the polygons on their side (far beyond
-the checker's own slack of 1e-6")."""
+"""An `outer` region's limits are moved out by this much (far beyond the checker's own slack of
+1e-6"); an inner one's are moved in by the answers' margins (`solver.core.tolerances`), so
+that its spots pass the candidates' filters."""
+
+
+def _shifts(outer: bool) -> tuple[float, float]:
+    """How far the roll and the ranges move: out by MARGIN_IN for a region that holds the
+    true one, in by the margins an answer keeps for one inside it."""
+    if outer:
+        return MARGIN_IN, MARGIN_IN
+    return -ROLL_MARGIN_IN, -RULING_MARGIN_IN
 
 
 @dataclass(frozen=True)
@@ -42,7 +53,7 @@ def engagement_regions(
     unit = scenario.acting_unit
     free: dict[float, BaseGeometry] = {}
     out: dict[str, Region] = {}
-    loosen = MARGIN_IN if outer else -MARGIN_IN
+    loosen = _shifts(outer)[0]
     for m in unit.models:
         if models is not None and m.id not in models:
             continue
@@ -69,7 +80,7 @@ def _free_band(scenario: Scenario, r: float, outer: bool) -> BaseGeometry:
     """Where a base of radius `r` can stand within engagement range of a target model, off
     every other model's base and out of the engagement range of non-target enemies."""
     rules = scenario.rules
-    loosen = MARGIN_IN if outer else -MARGIN_IN
+    loosen = _shifts(outer)[1]
     er = rules.engagement_range_in
     band_er = engagement_reach_in(scenario) if outer else er
     unit = scenario.acting_unit

@@ -15,7 +15,7 @@ from shapely.geometry import Point, Polygon
 from chargeopt.geometry import Footprint
 from chargeopt.geometry.distance_matrix import pairs_within
 from chargeopt.models import OvalBase, RoundBase
-from chargeopt.solver.core.tolerances import CONTACT_GAP_IN, MARGIN_IN, OVERLAP_MARGIN_IN
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN, OVERLAP_MARGIN_IN, PAIR_MARGIN_IN
 
 if TYPE_CHECKING:
     from chargeopt.solver.core.candidates import Candidates
@@ -26,8 +26,8 @@ def own_overlap_allowed_in(rules: object) -> float:
     on the candidates, where that lets more of them touch it (`fits_more_with_overlap`): the
     checker reads 'never overlap' as no overlap deeper than the base-contact tolerance (the
     same measuring slack as 'touching'), so the candidates use all of it but
-    `OVERLAP_MARGIN_IN`. Without it, seven 25mm bases fit around a 40mm one where the checker
-    accepts eight."""
+    `OVERLAP_MARGIN_IN` (which keeps it within the tolerance once the centres are rounded).
+    Without it, seven 25mm bases fit around a 40mm one where the checker accepts eight."""
     return max(0.0, rules.base_contact_tolerance_in - OVERLAP_MARGIN_IN)
 
 
@@ -139,12 +139,13 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
     """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used
     (two bases touching one target model of `c.overlap_around`: deeper than
     `c.overlap_allowed_in`), and pairs within coherency range of each other (horizontal and
-    vertical). Pairs of round bases use the closed form; otherwise bounds along the line
-    between the centres settle most pairs and shapely measures only the rest."""
+    vertical), `PAIR_MARGIN_IN` inside it. Pairs of round bases use the closed form;
+    otherwise bounds along the line between the centres settle most pairs and shapely
+    measures only the rest."""
     if len(c) < 2:
         return np.empty((0, 2), int), np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
-    limit = rules.coherency_range_in - MARGIN_IN
+    limit = rules.coherency_range_in - PAIR_MARGIN_IN
     pairs = near_pairs(c, limit + 2 * outer.max())
     if len(pairs) == 0:
         return np.empty((0, 2), int), np.empty((0, 2), int)

@@ -26,7 +26,7 @@ from chargeopt.solver.core.candidate_pairs import (
     pair_relations,
 )
 from chargeopt.solver.core.candidate_points import raw_points
-from chargeopt.solver.core.tolerances import MARGIN_IN
+from chargeopt.solver.core.tolerances import MARGIN_IN, ROLL_MARGIN_IN
 from chargeopt.solver.options import SolveOptions
 
 
@@ -235,26 +235,30 @@ def standable(
     fixed: list[Footprint],
     non_target_enemies: list[Footprint],
     upper_allowed: bool,
+    terrain_margin_in: float = MARGIN_IN,
 ) -> np.ndarray:
     """Mask of poses where the base may end: on the board, clear of terrain and of other
-    bases, on a surface that holds it, and out of engagement range of non-target enemies."""
+    bases, on a surface that holds it, and out of engagement range of non-target enemies;
+    `MARGIN_IN` inside the board edge, a floor's edge and engagement range, and
+    `terrain_margin_in` off walls, impassable areas and barricades (a token spot touches its
+    wall)."""
     rules = scenario.rules
     x, y, z = pts[:, 0], pts[:, 1], pts[:, 2]
     round_base = isinstance(base, RoundBase)
     polys = None if round_base else poses_polygons(base, x, y, facing)
     if round_base:
-        r = base.radius_in
+        r = base.radius_in + MARGIN_IN
         keep = (x >= r) & (x <= battlefield.width - r) & (y >= r) & (y <= battlefield.height - r)
         points = shapely.points(x, y)
     else:
-        keep = shapely.within(polys, battlefield.board)
+        keep = shapely.within(polys, battlefield.board.buffer(-MARGIN_IN, join_style="mitre"))
     for piece in battlefield.of_kind(
         TerrainKind.WALL, TerrainKind.IMPASSABLE, TerrainKind.BARRICADE
     ):
         if round_base:
-            keep &= shapely.distance(points, piece.shape) >= base.radius_in + MARGIN_IN
+            keep &= shapely.distance(points, piece.shape) >= base.radius_in + terrain_margin_in
         else:
-            keep &= ~shapely.intersects(polys, piece.shape.buffer(MARGIN_IN))
+            keep &= ~shapely.intersects(polys, piece.shape.buffer(terrain_margin_in))
     on_floor = z > 0.0
     if on_floor.any():
         if not upper_allowed:
@@ -378,7 +382,8 @@ def reach_lengths(
     """Per model: the legal move length to each candidate of its base, or inf where the model
     cannot end there (too far, path blocked, not closer to a target and not in contact; or
     what `may_end` forbids, when given). Paths are measured only to candidates within the
-    roll in a straight line: no legal path is shorter."""
+    roll in a straight line: no legal path is shorter. Lengths keep `ROLL_MARGIN_IN` inside
+    the roll, and "closer" means at least `MARGIN_IN` closer."""
     rules = scenario.rules
     avoid = [u.id for u in scenario.enemies_of(unit) if u.id not in scenario.action.targets]
     reach = {}
@@ -408,7 +413,7 @@ def reach_lengths(
         length = horiz + climb + rotation
         if may_end is not None:
             length = may_end(m, cands, idx, length)
-            ok = length <= roll_max - 1e-6
+            ok = length <= roll_max - ROLL_MARGIN_IN
             out[idx[ok]] = length[ok]
             reach[m.id] = out
             continue
@@ -423,9 +428,9 @@ def reach_lengths(
         }
         closer = np.zeros(len(idx), bool)
         for uid in tgt_units:
-            closer |= unit_dist[uid][idx] < start_dist[uid] - 1e-6
+            closer |= unit_dist[uid][idx] <= start_dist[uid] - MARGIN_IN
         in_contact = np.array([bool(cands.contact[i]) for i in idx], dtype=bool)
-        ok = (length <= roll_max - 1e-6) & (closer | in_contact)
+        ok = (length <= roll_max - ROLL_MARGIN_IN) & (closer | in_contact)
         out[idx[ok]] = length[ok]
         reach[m.id] = out
     return reach

@@ -13,6 +13,7 @@ from chargeopt.geometry.distance_matrix import points_near
 from chargeopt.solver.core.candidate_pairs import overlap_allowed
 from chargeopt.solver.core.candidates import Candidates
 from chargeopt.solver.core.matching import FORBIDDEN, least_cost_pairs
+from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 
 MOVE_SCALE = 1000
 """Movement lengths enter CP-SAT as integer thousandths of an inch (the one scale constant)."""
@@ -50,7 +51,7 @@ def assignment(
     y: dict[int, cp_model.IntVar] = {}
     for mids in models_by_base.values():
         ok = {
-            mid: (c.reach[mid] <= roll - 1e-6) & (True if allowed is None else allowed)
+            mid: (c.reach[mid] <= roll - ROLL_MARGIN_IN) & (True if allowed is None else allowed)
             for mid in mids
         }
         if every_model and any(not v.any() for v in ok.values()):
@@ -91,7 +92,7 @@ def assign_models(
         if not free_models:
             continue
         cost = np.array([[c.reach[mid][p] for p in free_pos] for mid in free_models])
-        cost = np.where(np.isfinite(cost) & (cost <= roll - 1e-6), cost, FORBIDDEN)
+        cost = np.where(np.isfinite(cost) & (cost <= roll - ROLL_MARGIN_IN), cost, FORBIDDEN)
         if not free_pos:
             continue
         for r, k in least_cost_pairs(cost):

@@ -9,6 +9,7 @@ import numpy as np
 from chargeopt.models import Scenario
 from chargeopt.solver.core.candidates import Candidates
 from chargeopt.solver.core.matching import FORBIDDEN, least_cost_pairs
+from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 
 
 class _Board:
@@ -48,7 +49,7 @@ def greedy_assignment(c: Candidates, scenario: Scenario, roll: float) -> dict[st
     board = _Board(c)
     for m in order:
         lengths = c.reach[m.id]
-        mask = (lengths <= roll - 1e-6) & ~board.blocked
+        mask = (lengths <= roll - ROLL_MARGIN_IN) & ~board.blocked
         if board.taken:
             mask &= board.near > 0
         ok = np.flatnonzero(mask)
@@ -89,7 +90,7 @@ def complete(
                 board.take(mid, p)
             rest = [m for m in rest if m.id not in chain]
     for m in rest:
-        mask = (c.reach[m.id] <= roll - 1e-6) & ~board.blocked
+        mask = (c.reach[m.id] <= roll - ROLL_MARGIN_IN) & ~board.blocked
         if board.taken:
             mask &= board.near > 0
         ok = np.flatnonzero(mask)
@@ -255,7 +256,8 @@ def _chain(
     from collections import deque
 
     usable = (
-        ~board.blocked & np.logical_or.reduce([c.reach[m] <= roll - 1e-6 for m in free_models])
+        ~board.blocked
+        & np.logical_or.reduce([c.reach[m] <= roll - ROLL_MARGIN_IN for m in free_models])
         if free_models
         else np.zeros(len(c), bool)
     )
@@ -338,7 +340,7 @@ def improve_count(
 
     def flagged(current: dict[str, int], mid: str) -> np.ndarray:
         lengths = c.reach[mid]
-        spots = np.flatnonzero(lengths <= roll - 1e-6)
+        spots = np.flatnonzero(lengths <= roll - ROLL_MARGIN_IN)
         spots = spots[[bool(flags[q]) for q in spots]]
         return spots[np.argsort(lengths[spots])]
 
@@ -357,7 +359,7 @@ def greedy_packing(c: Candidates, scenario: Scenario, roll: float) -> dict[str, 
     conflicts = c.conflict_lists
     free = contact.copy()
     options = {
-        m.id: np.flatnonzero(contact & (c.reach[m.id] <= roll - 1e-6))
+        m.id: np.flatnonzero(contact & (c.reach[m.id] <= roll - ROLL_MARGIN_IN))
         for m in scenario.acting_unit.models
     }
     placed: dict[str, int] = {}

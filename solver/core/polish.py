@@ -1,6 +1,8 @@
 """Continuous polishing after the discrete solve: slide each model that is not in base contact
-back along its move toward where it started, as far as every rule still allows, so that no
-model moves farther than the answer needs. Round bases only; other bases keep their spot."""
+back along its move toward where it started, as far as every rule still allows with the
+margins the candidates keep (`tolerances`: the roll, ranges, coherency, the closer rule), so
+that no model moves farther than the answer needs. Round bases only; other bases keep their
+spot."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from chargeopt.solver.core.candidates import (
     standable,
     surroundings,
 )
-from chargeopt.solver.core.tolerances import MARGIN_IN
+from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN
 
 BISECTIONS = 12
 """Halvings of the slide back toward the start (a resolution of 1/4096 of the move)."""
@@ -130,7 +132,7 @@ class _Slide:
             return None
         moved = self.field.length_to(x, y) + climb_in(rules, self.start.z, here.z)
         longer = moved > here.moved + 1e-6 if self.swing else moved >= here.moved - 1e-4
-        if longer or moved > self.roll - 1e-6:
+        if longer or moved > self.roll - ROLL_MARGIN_IN:
             return None
         trial = {**self.poses, self.mid: Pose(x, y, here.z, here.facing, moved)}
         if self.allowed is not None and not self.allowed(trial, self.mid):
@@ -183,7 +185,7 @@ class _Group:
         self.others = np.arange(len(ids)) != me
         self.blocking = (rise[me] < 0.01) & self.others
         self.level = rise[me] <= rules.coherency_vertical_in
-        self.within = rules.coherency_range_in - MARGIN_IN
+        self.within = rules.coherency_range_in - PAIR_MARGIN_IN
         gap = np.hypot(self.x[:, None] - self.x[None, :], self.y[:, None] - self.y[None, :]) - (
             self.radii[:, None] + self.radii[None, :]
         )
@@ -272,7 +274,7 @@ class _Around(Surroundings):
 
 
 def _closer(scenario, around: Surroundings, mid: str, pose: Pose, base: RoundBase) -> bool:
-    """Strictly closer (edge to edge) to one target unit than at the start."""
+    """At least `MARGIN_IN` closer (edge to edge) to one target unit than at the start."""
     m = scenario.model_index[mid][1]
     for uid in scenario.action.targets:
         tgt = [t for (u, _), t in zip(around.target_ids, around.targets, strict=True) if u == uid]
@@ -280,6 +282,6 @@ def _closer(scenario, around: Surroundings, mid: str, pose: Pose, base: RoundBas
         after = min(
             np.hypot(pose.x - t.x, pose.y - t.y) - base.radius_in - t.radius_in for t in tgt
         )
-        if max(after, 0.0) < max(before, 0.0) - 1e-6:
+        if max(after, 0.0) <= max(before, 0.0) - MARGIN_IN:
             return True
     return False

@@ -23,6 +23,7 @@ from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
 from chargeopt.solver.core.ordered_solve import SolveState
 from chargeopt.solver.core.polish import polish, poses_of
+from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.charge_packing import base_classes, packing_ceiling
 from chargeopt.solver.forty_k.charge_repair import repaired
 from chargeopt.solver.forty_k.charge_roll import first_feasible, roll_table, solve_at
@@ -240,7 +241,7 @@ def _with_spots(
     sparse = [
         m.id
         for m in scenario.acting_unit.models
-        if np.count_nonzero(engaged & (c.reach[m.id] <= roll - 1e-6)) < SPARSE_ENGAGED
+        if np.count_nonzero(engaged & (c.reach[m.id] <= roll - ROLL_MARGIN_IN)) < SPARSE_ENGAGED
     ]
     found = engagement_spots(scenario, roll, sparse) if sparse else {}
     spots = {c.base_keys.index(b): xy for b, xy in found.items()}

@@ -10,6 +10,8 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Result, Scenario, Status
 from chargeopt.solver.core import progress
 from chargeopt.solver.core.polish import Pose, polish
+from chargeopt.solver.core.tolerances import SUMMARY_STEP_IN
+from chargeopt.solver.core.written import printed
 from chargeopt.solver.forty_k.engaged_repair import applies_to as repair_applies
 from chargeopt.solver.forty_k.engaged_repair import repair_engaged
 from chargeopt.solver.forty_k.placements import objective_of, placements_at
@@ -53,10 +55,19 @@ def repaired(
     }
 
     def legal(placements: tuple[Placement, ...], engaged_at_least: int) -> bool:
+        """Enough contacts and engaged models, legal as written and as the summary prints it
+        (judged at its precision): the repair's rows keep the margins, the checker confirms."""
         return (
             sum(1 for p in placements if p.contact) >= contacts
             and sum(1 for p in placements if p.engaged) >= engaged_at_least
             and not check_placement(scenario, placements, roll=roll, battlefield=battlefield)
+            and not check_placement(
+                scenario,
+                printed(placements),
+                roll=roll,
+                battlefield=battlefield,
+                precision_in=SUMMARY_STEP_IN,
+            )
         )
 
     repair = repair_engaged(

@@ -31,6 +31,7 @@ from chargeopt.solver.core.greedy import (
     shorten_moves,
 )
 from chargeopt.solver.core.ordered_solve import Objective, SolveState, StageOutcome, solve_ordered
+from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.charge_packing import base_classes, packing_ceiling
 from chargeopt.solver.options import SolveOptions
 
@@ -93,7 +94,7 @@ def solve_at(
     any legal placement). A previous roll's placement stays legal at a larger roll, so it is
     the first incumbent considered. `offer` is shown each legal placement the heuristics find
     before the search starts (an answer to fall back on if the search is cut short)."""
-    if any(not (c.reach[m.id] <= roll - 1e-6).any() for m in scenario.acting_unit.models):
+    if any(not (c.reach[m.id] <= roll - ROLL_MARGIN_IN).any() for m in scenario.acting_unit.models):
         return SolveState(None, [], "INFEASIBLE")
     n = len(scenario.acting_unit.models)
     k = scenario.rules.coherency_neighbours(n)

@@ -45,14 +45,10 @@ from chargeopt.solver.core.ordered_solve import (
     StageOutcome,
     solve_ordered,
 )
-from chargeopt.solver.core.tolerances import MARGIN_IN
+from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN, TOUCH_IN
 from chargeopt.solver.forty_k.charge_packing import packing_ceiling
 from chargeopt.solver.forty_k.close_moves import CloseMove, Goal, marker_footprint, support_pairs
 from chargeopt.solver.options import SolveOptions
-
-TOUCH_IN = 0.001
-"""Friends count as in base contact (10th-edition fight support) up to the contact tolerance
-less this margin, so the checker's measure always agrees."""
 
 
 @dataclass
@@ -98,7 +94,7 @@ def _helpers(move: CloseMove, c: cand.Candidates) -> list[list[int]]:
     if support is None:
         pairs = support_pairs(c, rules.base_contact_tolerance_in - TOUCH_IN, same_level=True)
     else:
-        pairs = support_pairs(c, support - MARGIN_IN, same_level=False)
+        pairs = support_pairs(c, support - PAIR_MARGIN_IN, same_level=False)
     _, anchor = fight_anchors(move, c)
     i, j = pairs[:, 0], pairs[:, 1]
     seq = np.arange(len(pairs))
@@ -162,7 +158,9 @@ def _reaching(c: cand.Candidates, move: CloseMove, spots: np.ndarray) -> int:
     """How many models reach at least one of `spots` within the move: a ceiling on how many
     can stand on such spots at once."""
     return sum(
-        1 for m in move.unit.models if ((c.reach[m.id] <= move.limit_in - 1e-6) & spots).any()
+        1
+        for m in move.unit.models
+        if ((c.reach[m.id] <= move.limit_in - ROLL_MARGIN_IN) & spots).any()
     )
 
 
@@ -347,7 +345,9 @@ def _shorten(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k: int
     while True:
         placed = first_improvement(c, move.untargeted, placed, k, longest_first, shorter)
         matched = assign_models(c, list(placed.values()), classes, pinned, move.limit_in)
-        reached = all(c.reach[mid][p] <= move.limit_in - 1e-6 for mid, p in matched.items())
+        reached = all(
+            c.reach[mid][p] <= move.limit_in - ROLL_MARGIN_IN for mid, p in matched.items()
+        )
         if not reached or moved(matched) >= moved(placed) - 0.01:
             return placed
         placed = matched

@@ -31,11 +31,12 @@ from chargeopt.models import (
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core.candidate_pairs import near_pairs
 from chargeopt.solver.core.candidate_points import rings
-from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN, MARGIN_IN
 from chargeopt.solver.options import SolveOptions
 
-CLOSER_IN = 1e-6
-"""A model that moves ends at least this much closer (edge to edge) than it started."""
+CLOSER_IN = MARGIN_IN
+"""A model that moves ends at least this much closer (edge to edge) than it started: a judge
+reading the positions to 0.01" sees it closer."""
 OBJECTIVE_VERTICAL_IN = 5.0
 """Vertical reach of an objective marker's range (10th edition: 3" across, 5" up or down)."""
 SAME_LEVEL_IN = 0.01
@@ -190,7 +191,7 @@ class CloseMove:
                     before = _edge(self.footprint(model), toward[0])
                 base = self.unit.base_of(model)
                 after = edge_distances(base, c.x[idx], c.y[idx], c.facing[idx], toward)
-                out = np.where((after < before - CLOSER_IN).any(axis=1), length, np.inf)
+                out = np.where((after <= before - CLOSER_IN).any(axis=1), length, np.inf)
                 for x, y, z in fixed_starts:
                     out[_at(c, idx, x, y, z)] = np.inf
             out[own] = 0.0
@@ -211,7 +212,7 @@ class CloseMove:
                 reach = self.rules.objective_range_in
                 rows = rings(
                     [marker],
-                    [CONTACT_GAP_IN, reach / 2, reach - 0.01],
+                    [CONTACT_GAP_IN, reach / 2, reach - MARGIN_IN - CONTACT_GAP_IN],
                     options.contact_step_deg * 2,
                     base,
                     facing,

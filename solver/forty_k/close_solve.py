@@ -11,10 +11,12 @@ from collections.abc import Callable
 import numpy as np
 
 from chargeopt.geometry import Footprint, edge_distance
-from chargeopt.geometry.fight import fight_eligibility
+from chargeopt.geometry.fight import Reading, fight_eligibility
 from chargeopt.models import ActionKind, Placement, Result, ResultAction, Scenario, Status
 from chargeopt.solver.core import progress
 from chargeopt.solver.core.polish import Pose, polish, poses_of
+from chargeopt.solver.core.tolerances import KEPT_IN, MARGIN_IN, PAIR_KEPT_IN
+from chargeopt.solver.core.written import written_pose
 from chargeopt.solver.forty_k.close_fight import CloseAnswer, solve_discrete
 from chargeopt.solver.forty_k.close_moves import (
     CLOSER_IN,
@@ -131,28 +133,35 @@ def _start_pose(scenario: Scenario, model_id: str) -> Pose:
     return Pose(m.x, m.y, m.z, m.facing, 0.0)
 
 
+SOLVER_READING = Reading(range_in=KEPT_IN, pair_in=PAIR_KEPT_IN)
+"""A fight is claimed only with what a written answer keeps inside its ranges."""
+
+
 def _with_fights(move: CloseMove, placements: tuple[Placement, ...]) -> tuple[Placement, ...]:
-    """Each placement with the enemy units its model can fight, as the geometry measures it."""
-    fights = fight_eligibility(move.scenario, placements, battlefield=move.battlefield)
+    """Each placement with the enemy units its model can fight, as the geometry measures it
+    with the answers' margins (`SOLVER_READING`)."""
+    fights = fight_eligibility(
+        move.scenario, placements, battlefield=move.battlefield, reading=SOLVER_READING
+    )
     return tuple(
         p.model_copy(update={"fights": tuple(fights.get(p.model, ()))}) for p in placements
     )
 
 
 def _as_placements(
-    poses: dict[str, Pose], memo: dict[tuple, Placement] | None = None
+    scenario: Scenario, poses: dict[str, Pose], memo: dict[tuple, Placement] | None = None
 ) -> list[Placement]:
-    """The poses as the result will report them (rounded as `placements_at` rounds), so that a
-    model polished to the very edge of a fight range is measured as it will be reported.
-    `memo`, when given, keeps each placement made under the values it was made from."""
+    """The poses as the result will write them (`written_pose`, as `placements_at` does), so
+    that a model polished to the very edge of a fight range is measured as it will be
+    reported. `memo`, when given, keeps each placement made under the values it was made
+    from."""
     out = []
     for mid, p in poses.items():
         key = (mid, p.x, p.y, p.z, p.facing)
         placed = memo.get(key) if memo is not None else None
         if placed is None:
-            placed = Placement(
-                model=mid, x=round(p.x, 6), y=round(p.y, 6), z=round(p.z, 6), facing=p.facing
-            )
+            w = written_pose(scenario.model_index[mid][1], p)
+            placed = Placement(model=mid, x=w.x, y=w.y, z=w.z, facing=w.facing)
             if memo is not None:
                 memo[key] = placed
         out.append(placed)
@@ -169,7 +178,10 @@ def _keeps(move: CloseMove, goal: Goal, poses: dict[str, Pose]) -> Callable[...,
 
     def fighting(now: dict[str, Pose]) -> int:
         fights = fight_eligibility(
-            scenario, _as_placements(now, placed), battlefield=move.battlefield
+            scenario,
+            _as_placements(scenario, now, placed),
+            battlefield=move.battlefield,
+            reading=SOLVER_READING,
         )
         return sum(1 for f in fights.values() if f)
 
@@ -193,8 +205,11 @@ def _keeps(move: CloseMove, goal: Goal, poses: dict[str, Pose]) -> Callable[...,
     return keeps
 
 
-def _on_marker(move: CloseMove, goal: Goal, poses: dict[str, Pose]) -> int:
-    """Models within range of the goal's objective marker (0 without one)."""
+def _on_marker(
+    move: CloseMove, goal: Goal, poses: dict[str, Pose], margin_in: float = MARGIN_IN
+) -> int:
+    """Models within range of the goal's objective marker, `margin_in` inside it (0 without
+    one): the candidates' margin for poses, `KEPT_IN` for written placements."""
     if goal.marker is None:
         return 0
     marker = marker_footprint(goal.marker)
@@ -203,7 +218,8 @@ def _on_marker(move: CloseMove, goal: Goal, poses: dict[str, Pose]) -> int:
         base = move.unit.base_of(move.scenario.model_index[mid][1])
         gap = edge_distance(Footprint(base, pose.x, pose.y, pose.z, pose.facing), marker)
         count += (
-            gap <= move.rules.objective_range_in and abs(pose.z - marker.z) <= OBJECTIVE_VERTICAL_IN
+            gap <= move.rules.objective_range_in - margin_in
+            and abs(pose.z - marker.z) <= OBJECTIVE_VERTICAL_IN
         )
     return count
 
@@ -218,7 +234,7 @@ def objective_and_bound(move: CloseMove, state, goal: Goal, placements) -> tuple
     }
     if goal.marker is not None:
         poses = {p.model: Pose(p.x, p.y, p.z, p.facing or 0.0, 0.0) for p in placements}
-        objective["on_objective"] = _on_marker(move, goal, poses)
+        objective["on_objective"] = _on_marker(move, goal, poses, KEPT_IN)
     objective["movement_in"] = round(sum(p.moved or 0.0 for p in placements), 3)
     n = len(placements)
     bound = {

@@ -18,13 +18,13 @@ from chargeopt.models import Scenario
 from chargeopt.solver.bounds import cells as cl
 from chargeopt.solver.bounds.relaxation_zones import Zones, inner_radius
 from chargeopt.solver.bounds.ring_packing import applies, pack_points
-from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN, ROLL_MARGIN_IN
 
 SPOT_ARC_IN = 0.015
 """Arc between two spots of a contact ring. The candidates' 3 degree steps (0.05" to 0.07"
 around 25mm and 32mm bases) miss packings that need a finer position (scaling-v1 c40-open-s2:
 14 bases touch with spots 0.01" apart, 13 with 0.05")."""
-REACH_MARGIN_IN = 1e-6
+REACH_MARGIN_IN = ROLL_MARGIN_IN
 """Kept inside the roll, as the candidates keep theirs."""
 WITNESS_DTIME = 1.0
 """CP-SAT's deterministic work allowed to the search for a packing with one more contact."""

@@ -27,10 +27,13 @@ from chargeopt.solver.bounds.contact_bound import engagement_reach_in
 from chargeopt.solver.bounds.engagement_regions import engagement_regions
 from chargeopt.solver.bounds.ring_packing import applies
 from chargeopt.solver.core.polish import Pose
+from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.packing_seeds import SEED_DTIME, Seeds, packed_seeds
 
 SLACK_IN = 2e-3
-"""Each limit is kept this far inside the rule (the checker's own slack is 1e-6")."""
+"""Bases of the unit keep this far apart, and a base in contact this far inside the contact
+tolerance (the checker's own slack is 1e-6"); every other limit keeps the answers' margins
+(`solver.core.tolerances`: the roll, ranges, terrain, the board, the closer rule, coherency)."""
 EASED_IN = 0.01
 """How far past a limit a model that does not join may stand and keep its place (`_eased`)."""
 NEAR_IN = 1.0
@@ -293,17 +296,18 @@ class _Rows:
         ids, now, r = lay.ids, self.now, lay.radius
         targets = np.flatnonzero(lay.target_rows)
         for i, mid in enumerate(ids):
-            self._row(i, lay.start[i], lay.roll - SLACK_IN, -1.0)
+            self._row(i, lay.start[i], lay.roll - ROLL_MARGIN_IN, -1.0)
             for j in range(i + 1, len(ids)):
                 if np.hypot(*(now[j] - now[i])) < r[i] + r[j] + NEAR_IN:
                     self._row(i, j, r[i] + r[j] + SLACK_IN, 1.0)
-            apart = r[i] + lay.others_radius + lay.others_reach + SLACK_IN / 2
+            keep = np.where(lay.others_reach > 0, MARGIN_IN, SLACK_IN / 2)
+            apart = r[i] + lay.others_radius + lay.others_reach + keep
             near = np.hypot(*(lay.others - now[i]).T) < apart + NEAR_IN
             for xy, limit in zip(lay.others[near], apart[near], strict=True):
                 self._row(i, xy, limit, 1.0)
             to_edges = _to_edges(now[i], lay.edges)
             for e in np.flatnonzero(to_edges < r[i] + NEAR_IN):
-                limit = r[i] + SLACK_IN / 2
+                limit = r[i] + MARGIN_IN
                 if self.eased and i != self.newcomer:
                     limit = _eased(limit, float(to_edges[e]), 1.0)
                 self.edge_of.append(i)
@@ -315,12 +319,12 @@ class _Rows:
                 t = lay.other_ids.index(contact[mid])
                 reach = rules.base_contact_tolerance_in - SLACK_IN / 2
             elif mid in engaged:
-                reach = rules.engagement_range_in - SLACK_IN
+                reach = rules.engagement_range_in - MARGIN_IN
             else:
                 start_gap = np.hypot(*(lay.others[targets] - lay.start[i]).T)
-                reach = float((start_gap - lay.others_radius[targets]).min()) - r[i] - SLACK_IN
+                reach = float((start_gap - lay.others_radius[targets]).min()) - r[i] - MARGIN_IN
             self._row(i, lay.others[t], r[i] + lay.others_radius[t] + reach, -1.0)
-        limit = rules.coherency_range_in - SLACK_IN
+        limit = rules.coherency_range_in - PAIR_MARGIN_IN
         for a, b in _coherency_edges(now, rules.coherency_neighbours(len(ids))):
             self._row(a, b, r[a] + r[b] + limit, -1.0)
 
@@ -369,7 +373,7 @@ class _Rows:
         lay = self.layout
         radius = np.repeat(lay.radius, 2)
         top = np.tile(lay.board, len(lay.ids))
-        bounds = list(zip(radius, top - radius, strict=True))
+        bounds = list(zip(radius + MARGIN_IN, top - radius - MARGIN_IN, strict=True))
         rng = np.random.default_rng(0)
         for trial in range(TRIALS):
             start = x0 + (rng.normal(0.0, JITTER_IN, x0.shape) if trial else 0.0)
@@ -478,7 +482,7 @@ def _moved(
             (m.x, m.y), within_in=roll
         )
         length = field_.length_to(float(x), float(y))
-        if not np.isfinite(length) or length > roll - 1e-6:
+        if not np.isfinite(length) or length > roll - ROLL_MARGIN_IN:
             return None
         out[m.id] = replace(old, x=float(x), y=float(y), moved=float(length))
     return out

@@ -10,6 +10,8 @@ from chargeopt.models import Placement, RoundBase, Scenario
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core.ordered_solve import SolveState
 from chargeopt.solver.core.polish import Pose, poses_of
+from chargeopt.solver.core.tolerances import KEPT_IN
+from chargeopt.solver.core.written import JSON_DECIMALS, written_pose
 
 
 def placements_of(
@@ -22,14 +24,16 @@ def placements_of(
 def placements_at(
     scenario: Scenario, battlefield: Battlefield, poses: dict[str, Pose]
 ) -> tuple[Placement, ...]:
-    """One placement per model, with the target models it touches and the target units it
-    engages, measured at its final pose."""
+    """One placement per model as the result writes it (`written_pose`: rounded to the JSON's
+    grid), with the target models it touches and the target units it engages (`KEPT_IN`
+    inside the range: a pose engaged with the candidates' `MARGIN_IN` is, once written),
+    measured where it is written."""
     out = []
     rules = scenario.rules
     around = cand.surroundings(scenario)
     for m in scenario.acting_unit.models:
-        pose = poses[m.id]
         base = scenario.acting_unit.base_of(m)
+        pose = written_pose(m, poses[m.id], base.circumradius_in)
         end = Footprint(base, pose.x, pose.y, pose.z, pose.facing)
         limits = cand.engagement_limits(
             np.array([pose.x]), np.array([pose.y]), around.targets, battlefield, rules
@@ -39,16 +43,16 @@ def placements_at(
             gap = edge_distance(end, t)
             if gap <= rules.base_contact_tolerance_in and abs(t.z - pose.z) < 0.01:
                 touching.append(tid)
-            if gap <= limit and abs(t.z - pose.z) <= rules.engagement_vertical_in:
+            if gap <= limit - KEPT_IN and abs(t.z - pose.z) <= rules.engagement_vertical_in:
                 engaged.add(uid)
         out.append(
             Placement(
                 model=m.id,
-                x=round(pose.x, 6),
-                y=round(pose.y, 6),
-                z=round(pose.z, 6),
-                facing=None if isinstance(base, RoundBase) else round(pose.facing, 6),
-                moved=round(pose.moved, 4),
+                x=pose.x,
+                y=pose.y,
+                z=pose.z,
+                facing=None if isinstance(base, RoundBase) else pose.facing,
+                moved=round(pose.moved, JSON_DECIMALS),
                 contact=tuple(touching),
                 engaged=tuple(sorted(engaged)),
             )

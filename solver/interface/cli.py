@@ -9,6 +9,7 @@ CHARGEOPT_TRACEBACK=1).
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -25,6 +26,7 @@ from chargeopt.models import (
     ScenarioError,
     document_name,
     load_result,
+    mm_to_in,
     result_schema,
     scenario_schema,
 )
@@ -267,6 +269,27 @@ def schema(document: str) -> None:
     click.echo(json.dumps(chosen, indent=2))
 
 
+class Precision(click.ParamType):
+    """A length a position is measured to: inches (`0.01`) or millimetres (`1mm`), at least
+    0 (0 is exact)."""
+
+    name = "precision"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip().lower()
+        try:
+            inches = mm_to_in(float(text[:-2])) if text.endswith("mm") else float(text)
+        except ValueError:
+            self.fail(f"{value!r} is not a length such as 0.01 (inches) or 1mm", param, ctx)
+        if not math.isfinite(inches) or inches < 0:
+            self.fail(f"{value!r} is not a length of at least 0", param, ctx)
+        return inches
+
+
 @main.command()
 @click.argument("scenario_file", metavar="SCENARIO")
 @click.argument("result_file", metavar="RESULT.json")
@@ -277,7 +300,22 @@ def schema(document: str) -> None:
     help="Charge roll to check against (default: the result's, then the scenario's).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the violations as JSON.")
-def check(scenario_file: str, result_file: str, roll: int | None, as_json: bool) -> None:
+@click.option(
+    "--precision",
+    "precision",
+    type=Precision(),
+    default=None,
+    help="Judge the positions as measured to this many inches (e.g. 0.01, the summary's "
+    "two decimals) or millimetres (e.g. 1mm, a tape): base contact and overlap within its "
+    "rounding error, every other rule exactly. Default: exact, as written.",
+)
+def check(
+    scenario_file: str,
+    result_file: str,
+    roll: int | None,
+    as_json: bool,
+    precision: float | None,
+) -> None:
     """Check a placement (the solver's or a person's) against the rules.
 
     A model of the acting unit that the result does not place is judged where it started (the
@@ -292,17 +330,25 @@ def check(scenario_file: str, result_file: str, roll: int | None, as_json: bool)
     from chargeopt.geometry.checker import check_placement, summarise, unmoved_models
 
     violations = check_placement(
-        scenario, result.placements, roll=chosen_roll, file=document_name(scenario_file)
+        scenario,
+        result.placements,
+        roll=chosen_roll,
+        file=document_name(scenario_file),
+        precision_in=precision or 0.0,
     )
     unmoved = unmoved_models(scenario, result.placements)
     if as_json:
-        payload = {
+        payload: dict[str, Any] = {
             "violations": [v.model_dump(mode="json") for v in violations],
             "ok": not violations,
             "unmoved": list(unmoved),
         }
+        if precision is not None:
+            payload["precision_in"] = precision
         click.echo(json.dumps(payload, indent=2))
     else:
+        if precision is not None:
+            click.echo(precision_line(precision))
         if unmoved:
             click.echo(f"Taken as unmoved (no placement given): {', '.join(unmoved)}")
         checked = len(scenario.acting_unit.models)
@@ -311,6 +357,17 @@ def check(scenario_file: str, result_file: str, roll: int | None, as_json: bool)
         )
     if violations:
         click.get_current_context().exit(EXIT_VIOLATIONS)
+
+
+def precision_line(precision_in: float) -> str:
+    """What a check at a precision judges, in one line."""
+    if precision_in == 0:
+        return "Judged exactly as written."
+    error = precision_in / math.sqrt(2)
+    return (
+        f'Judged as measured to {precision_in:.4g}": base contact and overlap within the '
+        f'rounding error ({error:.4f}" for each position written), every other rule exactly.'
+    )
 
 
 def _same_action(scenario: Scenario, result: Result, result_file: str) -> None:

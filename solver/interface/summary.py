@@ -10,6 +10,7 @@ import re
 from chargeopt.models import ChargeoptError, Placement, Result, Status, resolve_ruleset
 from chargeopt.solver.bounds.bound_words import bound_reason
 from chargeopt.solver.core.dice import chance_at_least
+from chargeopt.solver.core.written import FACING_DECIMALS, printed_value
 
 STATUS_NOTE = {
     (Status.OPTIMAL, "continuous"): "proven best anywhere on the table",
@@ -148,10 +149,25 @@ def roll_table(result: Result) -> list[str]:
     return lines
 
 
+def position(p: Placement) -> str:
+    """`(15.88, 14.44)`, or `(3.50, 2.10, z 3) facing 22.5°`: x and y to the summary's
+    precision (`written.printed_value`), the height and the facing as written."""
+    where = f"({printed_value(p.x)}, {printed_value(p.y)}" + (f", z {p.z:g}" if p.z else "") + ")"
+    facing = f" facing {round(p.facing, FACING_DECIMALS):g}°" if p.facing is not None else ""
+    return where + facing
+
+
+def move_words(p: Placement) -> str:
+    """`moves 5.90" to` for a model that moves, `stays at` for one that does not (`ends at`
+    where the placement does not say)."""
+    if p.moved is None:
+        return "ends at"
+    return f'moves {p.moved:.2f}" to' if p.moved else "stays at"
+
+
 def model_line(p: Placement) -> str:
-    """`A1 moves 5.90" to (15.88, 14.44): base contact with B1`."""
-    where = f"({p.x:.2f}, {p.y:.2f}" + (f", z {p.z:g}" if p.z else "") + ")"
-    facing = f" facing {p.facing:.0f}°" if p.facing is not None else ""
+    """`A1 moves 5.90" to (15.88, 14.44): base contact with B1` (`stays at` for a model that
+    does not move)."""
     if p.token:
         role = f'token: 2" engagement range of {", ".join(p.engaged)} across wall {p.wall}'
     elif p.contact:
@@ -160,15 +176,12 @@ def model_line(p: Placement) -> str:
         role = f"engagement range of {', '.join(p.engaged)}"
     else:
         role = "not engaged (keeps the unit in coherency)"
-    return f'  {p.model} moves {p.moved or 0:.2f}" to {where}{facing}: {role}'
+    return f"  {p.model} {move_words(p)} {position(p)}: {role}"
 
 
 def close_model_line(p: Placement) -> str:
     """`A1 moves 1.00" to (10.94, 10.00): base contact with B1; fights B`, or `A2 stays at
     (10.00, 11.50): ...`, for a 3" close-combat move."""
-    where = f"({p.x:.2f}, {p.y:.2f}" + (f", z {p.z:g}" if p.z else "") + ")"
-    facing = f" facing {p.facing:.0f}°" if p.facing is not None else ""
-    move = f'moves {p.moved:.2f}" to' if p.moved else "stays at"
     if p.token:
         role = f"keeps its token across wall {p.wall}"
     elif p.contact:
@@ -180,7 +193,7 @@ def close_model_line(p: Placement) -> str:
     else:
         role = "not engaged"
     fights = f"; fights {', '.join(p.fights)}" if p.fights else "; cannot fight"
-    return f"  {p.model} {move} {where}{facing}: {role}{fights}"
+    return f"  {p.model} {move_words(p)} {position(p)}: {role}{fights}"
 
 
 def cut_short_line(by: str | None, stage: str | None, seconds: float, limit_s: float) -> str:

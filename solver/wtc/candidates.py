@@ -108,6 +108,7 @@ def _token_candidates(scenario: Scenario, battlefield: Battlefield, roll_max: fl
                     around.fixed,
                     around.non_target_enemies,
                     rules.may_end_on_upper_floor(unit.keyword_set),
+                    terrain_margin_in=CONTACT_GAP_IN / 2,
                 )
                 if z > 0.0:
                     keep &= _on_a_floor(battlefield, pts, base.radius_in, z)
@@ -146,7 +147,8 @@ def _on_a_floor(battlefield: Battlefield, pts: np.ndarray, radius: float, z: flo
     ok = np.zeros(len(pts), bool)
     for floor in battlefield.floors:
         if abs(floor.height - z) < 1e-9:
-            ok |= shapely.within(shapely.points(pts[:, :2]), floor.shape.buffer(-radius))
+            inner = floor.shape.buffer(-(radius + MARGIN_IN))
+            ok |= shapely.within(shapely.points(pts[:, :2]), inner)
     return ok
 
 

@@ -31,6 +31,9 @@ from chargeopt.solver.core.ordered_solve import (
     SolveState,
     solve_ordered,
 )
+from chargeopt.solver.core.polish import poses_of
+from chargeopt.solver.core.tolerances import TOUCH_IN as TOUCH_MARGIN_IN
+from chargeopt.solver.core.written import JSON_DECIMALS, written_pose
 from chargeopt.solver.forty_k.charge import solve_charge
 from chargeopt.solver.forty_k.charge_packing import packing_ceiling
 from chargeopt.solver.options import SolveOptions
@@ -45,6 +48,7 @@ MIN_SWEEP_SECONDS = 3.0
 charge under the rule (of what is left); the minimum roll under the rule gets the rest, and
 at least MIN_SWEEP_SECONDS after a charge the roll cannot make."""
 TOUCH_IN = 0.005
+"""Two bases touch (fight support) up to this edge distance: the contact tolerance."""
 
 
 def solve_wtc_charge(scenario: Scenario, options: SolveOptions) -> Result:
@@ -190,7 +194,7 @@ def supporting_pairs(c, live: list[int], tolerance_in: float) -> dict[int, list[
         if not (isinstance(a, RoundBase) and isinstance(b, RoundBase)):
             continue
         gap = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j]) - a.radius_in - b.radius_in
-        if gap > tolerance_in - 0.001 or abs(c.z[i] - c.z[j]) >= 0.01:
+        if gap > tolerance_in - TOUCH_MARGIN_IN or abs(c.z[i] - c.z[j]) >= 0.01:
             continue
         if c.contact[j]:
             out.setdefault(i, []).append(j)
@@ -285,23 +289,27 @@ def ceilings(
 def placements(
     scenario: Scenario, wc: wallc.WallCandidates, placed: dict[str, int]
 ) -> tuple[Placement, ...]:
-    """One placement per model: where it ends, what it touches, the target units it engages
-    (across the wall for a token model), and its token and wall."""
+    """One placement per model, as the result writes it (`written_pose`): where it ends, what
+    it touches, the target units it engages (across the wall for a token model), and its
+    token and wall. The candidates' facts hold where it is written: contact within the
+    tolerance, the ranges with the margins they keep."""
     c = wc.c
     out = []
+    poses = poses_of(c, placed)
     for m in scenario.acting_unit.models:
         p = placed[m.id]
         base = scenario.acting_unit.base_of(m)
+        pose = written_pose(m, poses[m.id], base.circumradius_in)
         wall = wc.token_wall[p]
         engaged = set(c.engaged[p]) | (set(wc.token_targets[p]) if wall else set())
         out.append(
             Placement(
                 model=m.id,
-                x=round(float(c.x[p]), 6),
-                y=round(float(c.y[p]), 6),
-                z=round(float(c.z[p]), 6),
-                facing=None if isinstance(base, RoundBase) else round(float(c.facing[p]), 6),
-                moved=round(float(c.reach[m.id][p]), 4),
+                x=pose.x,
+                y=pose.y,
+                z=pose.z,
+                facing=None if isinstance(base, RoundBase) else pose.facing,
+                moved=round(pose.moved, JSON_DECIMALS),
                 contact=tuple(c.contact[p]),
                 engaged=tuple(sorted(engaged)),
                 token=wall is not None,

@@ -29,9 +29,10 @@ from chargeopt.geometry.token_engagement import charged_by, token_pairs, tokens_
 from chargeopt.models import ActionKind, Result, Scenario
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core.ordered_solve import REPEATABLE_WORKERS, SolveState, solve_ordered
+from chargeopt.solver.core.tolerances import MARGIN_IN, ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.close_fight import CloseAnswer, _ceilings, build, objectives
 from chargeopt.solver.forty_k.close_moves import CloseMove, Goal, require_pile_in
-from chargeopt.solver.forty_k.close_solve import _result
+from chargeopt.solver.forty_k.close_solve import SOLVER_READING, _result
 from chargeopt.solver.forty_k.consolidate import solve_consolidate
 from chargeopt.solver.forty_k.pile_in import solve_pile_in
 from chargeopt.solver.options import SolveOptions
@@ -100,7 +101,7 @@ def _restrict(move: CloseMove, c: cand.Candidates, starts: dict[str, int]):
     kept, choosing = set(), set()
     for mid in sorted(mine):
         reach = c.reach[mid]
-        ok = np.isfinite(reach) & (reach <= move.limit_in - 1e-6) & normal
+        ok = np.isfinite(reach) & (reach <= move.limit_in - ROLL_MARGIN_IN) & normal
         allowed = ok.copy()
         allowed[starts[mid]] = True
         c.reach[mid] = np.where(allowed, reach, np.inf)
@@ -135,7 +136,7 @@ def _mark_token_fights(move: CloseMove, c: cand.Candidates, own: set[str]) -> No
             fp = Footprint(base, float(c.x[p]), float(c.y[p]), float(c.z[p]), float(c.facing[p]))
             if abs(fp.z - t.footprint.z) > rules.engagement_vertical_in:
                 continue
-            if edge_distance(fp, t.footprint) > rules.barricade_engagement_range_in - 1e-4:
+            if edge_distance(fp, t.footprint) > rules.barricade_engagement_range_in - MARGIN_IN:
                 continue
             line = LineString([(fp.x, fp.y), (t.footprint.x, t.footprint.y)])
             if shapely.intersects(shapes[t.wall], line):
@@ -161,7 +162,7 @@ def _with_tokens(scenario: Scenario, result: Result, kept: set[str], choosing: s
         placements.append(
             p.model_copy(update={"token": keeps, "wall": m.token_wall if keeps else None, **where})
         )
-    fights = fight_eligibility(scenario, placements)
+    fights = fight_eligibility(scenario, placements, reading=SOLVER_READING)
     placements = [p.model_copy(update={"fights": fights.get(p.model, ())}) for p in placements]
     objective = dict(result.objective)
     if "can_fight" in objective:

@@ -3,7 +3,9 @@
 Each can end within engagement range (centres 2.2598" apart at most) only in a lens at the
 edge of its reach, whose corners lie alpha = acos((9.2^2 + 2.2598^2 - 7^2) / (2 * 9.2 *
 2.2598)) = 11.49 degrees either side of its own direction; the two lenses are at most
-2 * 2.2598 * sin(phi + alpha) apart, centre to centre, and the bases need 1.2548"."""
+2 * 2.2598 * sin(phi + alpha) apart, centre to centre, and the bases need 1.2548". An answer
+keeps 0.011" inside the range and 0.012" inside the roll (`solver.core.tolerances`): its
+lenses (the sliver spots') have corners at alpha' = 9.04 degrees on a band of 2.2488"."""
 
 from __future__ import annotations
 
@@ -17,12 +19,16 @@ from chargeopt.models import Scenario
 from chargeopt.solver import solve
 from chargeopt.solver.bounds.engagement_regions import engagement_regions
 from chargeopt.solver.bounds.pair_ceiling import pair_ceiling
+from chargeopt.solver.core.tolerances import MARGIN_IN, ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.engagement_spots import engagement_spots
 from chargeopt.solver.interface.summary import outcome_lines
 
 R32 = 32 / 25.4 / 2
 BAND = 2 * R32 + 1.0
 ALPHA = math.acos((9.2**2 + BAND**2 - 49) / (2 * 9.2 * BAND))
+KEPT_BAND = BAND - MARGIN_IN
+KEPT_ROLL = 7 - ROLL_MARGIN_IN
+KEPT_ALPHA = math.acos((9.2**2 + KEPT_BAND**2 - KEPT_ROLL**2) / (2 * 9.2 * KEPT_BAND))
 
 
 def _two_slivers(phi_deg: float) -> Scenario:
@@ -31,8 +37,10 @@ def _two_slivers(phi_deg: float) -> Scenario:
     return make_scenario([(20 - dx, 10 + dy), (20 - dx, 10 - dy)], {"B": [(20.0, 10.0)]}, roll=7)
 
 
-def _farthest(phi_deg: float) -> float:
-    return 2 * BAND * math.sin(math.radians(phi_deg) + ALPHA)
+def _farthest(phi_deg: float, kept: bool = False) -> float:
+    """How far apart the lenses' outer corners are: exactly, or with the answers' margins."""
+    band, alpha = (KEPT_BAND, KEPT_ALPHA) if kept else (BAND, ALPHA)
+    return 2 * band * math.sin(math.radians(phi_deg) + alpha)
 
 
 def test_lenses_too_close_for_two_bases_clash() -> None:
@@ -62,10 +70,12 @@ def test_lenses_too_close_for_two_bases_clash() -> None:
 
 
 def test_lenses_far_enough_take_both_bases() -> None:
-    """phi = 6 degrees: the lenses' outer corners are 1.359" apart, so both marines can be
-    engaged, but only near those corners, which the sliver spots put among the candidates."""
-    s = _two_slivers(6.0)
-    assert math.isclose(_farthest(6.0), 1.3588, abs_tol=1e-4)
+    """phi = 8 degrees: the lenses' outer corners are 1.508" apart (1.318" with the margins),
+    so both marines can be engaged, but only near those corners, which the sliver spots put
+    among the candidates."""
+    s = _two_slivers(8.0)
+    assert math.isclose(_farthest(8.0), 1.5084, abs_tol=1e-4)
+    assert math.isclose(_farthest(8.0, kept=True), 1.3177, abs_tol=1e-4)
     pairs = pair_ceiling(s, Battlefield.from_scenario(s), 7)
     assert pairs is not None and pairs.engaged == 2 and not pairs.clashes
     result = solve(s, time_limit=20)
@@ -76,19 +86,34 @@ def test_lenses_far_enough_take_both_bases() -> None:
     assert math.hypot(a1.x - a2.x, a1.y - a2.y) >= 2 * R32 - 0.005
 
 
+def test_lenses_far_enough_only_without_the_margins() -> None:
+    """phi = 6 degrees: the lenses' outer corners are 1.359" apart, room for both bases on
+    the table, but 1.167" with the margins an answer keeps: it engages one marine, and the
+    bound (exact rules) stays 2, so the answer is not proven best."""
+    s = _two_slivers(6.0)
+    assert math.isclose(_farthest(6.0), 1.3588, abs_tol=1e-4)
+    assert math.isclose(_farthest(6.0, kept=True), 1.1668, abs_tol=1e-4)
+    pairs = pair_ceiling(s, Battlefield.from_scenario(s), 7)
+    assert pairs is not None and pairs.engaged == 2 and not pairs.clashes
+    result = solve(s, time_limit=20)
+    assert result.status.value == "feasible"
+    assert result.objective["engaged"] == 1
+    assert result.bound["engaged"] == 2
+
+
 def test_sliver_spots_stand_in_the_lens() -> None:
     """Every spot is within the roll of its marine, within engagement range of the target and
-    off its base; the lens's two corners are among them."""
+    off its base, each with the answers' margins; the lens's two corners are among them."""
     s = _two_slivers(6.0)
     (spots,) = engagement_spots(s, 7, ["A1", "A2"]).values()
     starts = np.array([(m.x, m.y) for m in s.acting_unit.models])
     gap = np.hypot(spots[:, 0] - 20, spots[:, 1] - 10)
     reach = np.hypot(*(spots[:, None, :] - starts[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-    assert (reach <= 7).all()
-    assert ((gap <= BAND) & (gap >= 2 * R32)).all()
+    assert (reach <= KEPT_ROLL).all()
+    assert ((gap <= KEPT_BAND) & (gap >= 2 * R32)).all()
     corners = [
-        (20 - BAND * math.cos(a), 10 + BAND * math.sin(a))
-        for a in (math.radians(6) + ALPHA, -math.radians(6) - ALPHA)
+        (20 - KEPT_BAND * math.cos(a), 10 + KEPT_BAND * math.sin(a))
+        for a in (math.radians(6) + KEPT_ALPHA, -math.radians(6) - KEPT_ALPHA)
     ]
     for x, y in corners:
         assert np.hypot(spots[:, 0] - x, spots[:, 1] - y).min() < 0.01

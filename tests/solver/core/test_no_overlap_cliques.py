@@ -134,17 +134,19 @@ def test_overlap_cliques_are_maximal_and_cover_every_conflict() -> None:
 def test_engaged_packing_keeping_the_proven_contacts() -> None:
     """scaling-v1 c30-open-s1 at roll 7: only 9 models reach contact spots and 17 reach
     engaged spots (where all 17 fit at once), but with all 9 in contact the others fit in
-    the pockets between them for 15 at most, and the packing completes to a legal 15."""
+    the pockets between them for 14 at most, and the packing completes to a legal 14 (15
+    on candidates without the margins an answer keeps: the pockets are 0.011" shallower and
+    the roll 0.012" shorter)."""
     scenario = load_scenario(SCALING / "c30-open-s1.toml")
     options = SolveOptions(roll_table=False)
     roll = scenario.action.roll
     c = cand.generate(scenario, Battlefield.from_scenario(scenario), roll, options)
     tight, packed = packing_ceiling(c, scenario, roll, options, "engaged", least_contacts=9)
-    assert tight == 15
+    assert tight == 14
     k = scenario.rules.coherency_neighbours(len(scenario.acting_unit.models))
     placed = complete(c, scenario, roll, packed, k)
     assert placed is not None and satisfies_all(c, scenario, placed, k)
-    assert sum(1 for p in placed.values() if c.engaged[p]) == 15
+    assert sum(1 for p in placed.values() if c.engaged[p]) == 14
 
 
 def test_ring_cliques_allow_the_overlap_the_pairs_allow() -> None:

@@ -19,7 +19,7 @@ from chargeopt.geometry.token_engagement import token_pairs
 from chargeopt.models import Placement, RoundBase, Scenario
 from chargeopt.solver.core.candidates import engagement_limits, surroundings
 from chargeopt.solver.core.polish import Pose, _Around, _engaged, _Group
-from chargeopt.solver.core.tolerances import MARGIN_IN
+from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN
 
 PILE_IN = {"kind": "pile-in", "unit": "A", "charged": True}
 
@@ -128,7 +128,7 @@ def _reference_coherent(s: Scenario, poses: dict[str, Pose], mid: str, k: int) -
     me = ids.index(mid)
     if ((gap[me] < 0.0) & same_level[me] & (np.arange(len(ids)) != me)).any():
         return False
-    near = (gap <= rules.coherency_range_in - MARGIN_IN) & (
+    near = (gap <= rules.coherency_range_in - PAIR_MARGIN_IN) & (
         np.abs(z[:, None] - z[None, :]) <= rules.coherency_vertical_in
     )
     np.fill_diagonal(near, False)

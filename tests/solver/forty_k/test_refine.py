@@ -28,8 +28,11 @@ WALLS = [
 def _squeeze():
     """Five marines, roll 9, one target marine B1 with a non-target marine C1 beside it and a
     wall across the way: A2, A3 and A5 can reach engagement range of B1 only on its north-west,
-    where C1's range leaves a small space; A1 and A4 cannot reach it."""
-    attackers = [(7.25, 14.67), (8.8, 14.68), (10.3, 14.65), (7.16, 16.09), (8.64, 16.16)]
+    where C1's range leaves a small space; A1 and A4 cannot reach it. The marines stand 0.1"
+    nearer than the layout this was found on (x 7.25 to 10.3): there the third model needed
+    0.9975" of the 1" range and a 1.997" coherency link, inside the margins a written answer
+    keeps (0.011" and 0.016")."""
+    attackers = [(7.35, 14.67), (8.9, 14.68), (10.4, 14.65), (7.26, 16.09), (8.74, 16.16)]
     defenders = {"B": [(18.45, 14.72)], "C": [(15.96, 13.87)]}
     return make_scenario(attackers, defenders, roll=9, terrain=[dict(w, height=5.0) for w in WALLS])
 

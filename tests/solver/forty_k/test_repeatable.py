@@ -36,11 +36,13 @@ def test_two_solves_agree(name: str) -> None:
 
 def test_two_solves_of_a_horde_agree() -> None:
     """Thirty models (scaling-v1 c30-open-s1; `feasible`, as only the straight-line ceilings
-    bound it on the table): 9 in base contact, 15 engaged and the same placements twice."""
+    bound it on the table): 9 in base contact, 14 engaged (15 without the margins an answer
+    keeps: `test_engaged_packing_keeping_the_proven_contacts`) and the same placements
+    twice."""
     path = LAYOUTS / "scaling-v1" / "c30-open-s1.toml"
     first = _answer(path)
     assert first[0].value == "feasible"
-    assert first[1]["base_contact"] == 9 and first[1]["engaged"] == 15
+    assert first[1]["base_contact"] == 9 and first[1]["engaged"] == 14
     assert _answer(path) == first
 
 

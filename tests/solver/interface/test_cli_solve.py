@@ -124,17 +124,17 @@ def test_infeasible_summary_leads_with_the_proof(far_scenario: str) -> None:
     assert lines[2] == "Minimum roll: none; no roll up to 12 makes this charge"
 
 
-def test_repair_flag_brings_a_24th_model_within_engagement_range() -> None:
-    """scaling-v1 c30-open-s2: 23 engaged on the candidates; `--repair` adds one, and the
+def test_repair_flag_brings_an_18th_model_within_engagement_range() -> None:
+    """scaling-v1 c30-walls-s1: 17 engaged on the candidates; `--repair` adds one, and the
     summary names it."""
-    horde = str(EXAMPLE.parent / "scaling-v1" / "c30-open-s2.toml")
+    horde = str(EXAMPLE.parent / "scaling-v1" / "c30-walls-s1.toml")
     args = ("solve", horde, "--no-roll-table", "--time-limit", "10", "--repair")
     out = run(*args, "--json")
     assert out.exit_code == 0, out.stderr
     result = json.loads(out.stdout)
-    assert result["objective"]["engaged"] == 24
+    assert result["objective"]["engaged"] == 18
     assert len(result["stats"]["repair"]["added"]) == 1
     assert result["violations"] == []
     summary = run(*args)
     assert "Repaired: A" in summary.stdout
-    assert "Engagement range: 24 of 30 models" in summary.stdout
+    assert "Engagement range: 18 of 30 models" in summary.stdout

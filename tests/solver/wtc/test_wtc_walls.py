@@ -19,10 +19,13 @@ from repo_paths import REPO_ROOT
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Result, Scenario, Status
 from chargeopt.solver import load_scenario, solve
+from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
 
 LAYOUTS = REPO_ROOT / "benchmarks" / "layouts" / "wtc-walls"
 R32 = 32 / 25.4 / 2
 TOKEN_X = 15.75 - R32
+TOKEN_SPOT_X = TOKEN_X - CONTACT_GAP_IN
+"""Where a token model's centre stands: the candidates' contact gap (0.0025") off the wall."""
 INSIDE_X = 16.35 + R32
 TIME_LIMIT_S = 20.0
 
@@ -70,7 +73,7 @@ def test_example_1a_roll_of_7_front_models_take_tokens() -> None:
     placed = by_model(result)
     for mid in ("A1", "A2", "A3"):
         assert placed[mid].wall == "ruin"
-        assert placed[mid].x == pytest.approx(TOKEN_X, abs=2e-3)
+        assert placed[mid].x == pytest.approx(TOKEN_SPOT_X, abs=6e-4)
         assert placed[mid].engaged == ("B",)
     assert all(not placed[m].engaged for m in ("A4", "A5", "A6"))
     assert result.objective["engaged"] == 0
@@ -109,7 +112,7 @@ def test_example_1b_inside_or_outside_the_ruin_is_the_same() -> None:
     assert d["to_wall_in"] == pytest.approx(5.7, abs=1e-3)
     assert tokens(result) == {"A1", "A2", "A3"}
     for mid in ("A1", "A2", "A3"):
-        assert by_model(result)[mid].x == pytest.approx(30 - TOKEN_X, abs=2e-3)
+        assert by_model(result)[mid].x == pytest.approx(30 - TOKEN_SPOT_X, abs=6e-4)
     assert result.violations == ()
 
 
@@ -148,13 +151,14 @@ def test_walled_room_plain_rules_prove_the_charge_impossible() -> None:
 
 
 def test_walled_room_charged_with_tokens() -> None:
-    """Under wtc-walls all three models touch the room's outside face (x = 10.2 - r, a 4"
-    move) with tokens: B1's edge is 0.5" + 0.67" = 1.17" away across the wall."""
+    """Under wtc-walls all three models touch the room's outside face (x = 10.2 - r, less the
+    0.0025" contact gap; a 4" move) with tokens: B1's edge is 0.5" + 0.67" = 1.17" away across
+    the wall."""
     result = solved("walled-room", 6)
     assert result.status == Status.OPTIMAL
     assert tokens(result) == {"A1", "A2", "A3"}
     for p in result.placements:
-        assert p.x == pytest.approx(10.2 - R32, abs=2e-3)
+        assert p.x == pytest.approx(10.2 - R32 - CONTACT_GAP_IN, abs=6e-4)
         assert p.moved == pytest.approx(4.0, abs=0.01)
     assert result.min_roll == 5
     assert check_placement(scenario("walled-room"), result.placements) == []
