@@ -9,12 +9,13 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import KeyPathError, ScenarioError
+from .errors import ScenarioError
+from .messages import Document, refusals
 from .result import Result
 from .scenario import Scenario
+from .syntax import Syntax, syntax_of
 
 T = TypeVar("T", bound=BaseModel)
-MAX_LINES = 10
 
 
 def read_document(path: str | Path) -> dict[str, Any]:
@@ -56,16 +57,16 @@ def read_document(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def validate_document(model: type[T], data: dict[str, Any], file: str) -> T:
-    """Validate `data` as `model`; turn every pydantic error into one `file: key: problem` line."""
+def validate_document(
+    model: type[T], data: dict[str, Any], file: str, syntax: Syntax | None = None
+) -> T:
+    """Validate `data` as `model`; turn every pydantic error into one `file: key: problem; fix`
+    line, with examples written in `syntax` (by default the one `file`'s extension implies)."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        errors = exc.errors()
-        problems = [_problem(model, err) for err in errors if not _is_follow_on(err, errors)][
-            :MAX_LINES
-        ]
-        raise ScenarioError(file, problems) from None
+        document = Document(model, data, syntax or syntax_of(file))
+        raise ScenarioError(file, refusals(exc, document)) from None
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -77,110 +78,3 @@ def load_scenario(path: str | Path) -> Scenario:
 def load_result(path: str | Path) -> Result:
     """Read and validate a result (or hand-written placement) file."""
     return validate_document(Result, read_document(path), str(path))
-
-
-def key_path(loc: tuple[int | str, ...]) -> str:
-    """('units', 0, 'models', 2, 'x') -> 'units[0].models[2].x'."""
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
-
-
-def _clean_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
-    """Drop pydantic's internal steps (union tags, validator names) from a location."""
-    return tuple(
-        p
-        for p in loc
-        if not (
-            isinstance(p, str)
-            and (
-                p.startswith("function-")
-                or p in _INTERNAL_STEPS
-                or p.startswith(("tuple[", "list[", "dict["))
-            )
-        )
-    )
-
-
-_INTERNAL_STEPS = frozenset({"str", "int", "float", "round", "oval", "hull"})
-
-
-def _allowed_keys(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
-    """The keys the schema allows at `loc` (an object's location), for unknown-key messages."""
-    schema = model.model_json_schema()
-    defs = schema.get("$defs", {})
-    node: dict[str, Any] = schema
-
-    def resolve(n: dict[str, Any]) -> dict[str, Any]:
-        while True:
-            if "$ref" in n:
-                n = defs[n["$ref"].rsplit("/", 1)[-1]]
-            elif "anyOf" in n or "oneOf" in n:
-                options = [resolve(o) for o in n.get("anyOf", n.get("oneOf", []))]
-                n = next((o for o in options if "properties" in o or "items" in o), options[0])
-            else:
-                return n
-
-    for part in loc:
-        tagged = [
-            o
-            for o in node.get("anyOf", [])
-            if resolve(o).get("properties", {}).get("kind", {}).get("const") == part
-        ]
-        if tagged:
-            node = tagged[0]
-            continue
-        node = resolve(node)
-        if isinstance(part, int):
-            node = node.get("items", {})
-        else:
-            node = node.get("properties", {}).get(part, {})
-    return sorted(resolve(node).get("properties", {}))
-
-
-def _is_follow_on(err: Any, errors: list[Any]) -> bool:
-    """A "too short" error that only counts items refused for their own reasons."""
-    loc = tuple(err["loc"])
-    return err["type"] == "too_short" and any(
-        len(other["loc"]) > len(loc) and tuple(other["loc"])[: len(loc)] == loc for other in errors
-    )
-
-
-def _problem(model: type[BaseModel], err: Any) -> tuple[str, str, str]:
-    loc = _clean_loc(tuple(err["loc"]))
-    kind = err["type"]
-    cause = (err.get("ctx") or {}).get("error")
-    if isinstance(cause, KeyPathError):
-        path = ".".join(p for p in (key_path(loc), cause.key_path) if p)
-        return path.replace(".[", "["), cause.problem, cause.fix
-    path = key_path(loc)
-    if kind == "extra_forbidden":
-        allowed = ", ".join(_allowed_keys(model, tuple(err["loc"])[:-1]))
-        return path, f"unknown key {loc[-1]!r}", f"check its spelling; allowed here: {allowed}"
-    if kind == "missing":
-        document = "scenario" if model.__name__ == "Scenario" else "result"
-        return (
-            path,
-            "required key is missing",
-            (f"add it (`chargeopt schema {document}` lists every key)"),
-        )
-    if kind in ("union_tag_invalid", "union_tag_not_found"):
-        return path, "unknown base kind", 'use kind = "round", "oval" or "hull"'
-    message = err["msg"]
-    if message.startswith("Value error, "):
-        message = message[len("Value error, ") :]
-    received = err.get("input")
-    if kind.startswith(("enum", "literal")) or kind in {
-        "float_parsing",
-        "int_parsing",
-        "string_type",
-        "float_type",
-        "int_type",
-        "bool_type",
-    }:
-        message = f"{message} (got {received!r})"
-    return path, message, ""

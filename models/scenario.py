@@ -7,15 +7,28 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
 
 from .bases import BaseInput, HullBase, OvalBase, RoundBase
 from .errors import KeyPathError, UnsupportedRuleError
-from .rulesets import RuleSet, resolve_ruleset
+from .keys import MAX_COORDINATE_IN, Coordinate, Finite, Height, Point, key
+from .outline import outline_problem
+from .rulesets import KNOWN_RULESETS, RULE_KEYWORDS, RuleSet, resolve_ruleset
 
-Point = tuple[float, float]
-Finite = Annotated[float, Field(allow_inf_nan=False)]
-RulesetList = Annotated[list[str], Field(min_length=1)]
+RulesetId = Annotated[str, Field(json_schema_extra={"enum": list(KNOWN_RULESETS)})]
+"""A ruleset id; checked by resolve_ruleset, whose message names the choices."""
+RulesetList = Annotated[list[RulesetId], Field(min_length=1)]
+Keyword = Annotated[
+    str,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"enum": list(RULE_KEYWORDS), "description": "A keyword some rule reads."},
+                {"type": "string", "description": "Any other keyword (kept, read by no rule)."},
+            ]
+        }
+    ),
+]
 
 
 class _Frozen(BaseModel):
@@ -23,6 +36,8 @@ class _Frozen(BaseModel):
 
 
 class TerrainKind(StrEnum):
+    """What a terrain piece is."""
+
     WALL = "wall"
     FLOOR = "floor"
     IMPASSABLE = "impassable"
@@ -31,11 +46,15 @@ class TerrainKind(StrEnum):
 
 
 class Owner(StrEnum):
+    """Which side a unit is on."""
+
     ATTACKER = "attacker"
     DEFENDER = "defender"
 
 
 class ActionKind(StrEnum):
+    """The moves chargeopt makes and checks."""
+
     CHARGE = "charge"
     PILE_IN = "pile-in"
     CONSOLIDATE = "consolidate"
@@ -45,19 +64,59 @@ class ActionKind(StrEnum):
 class Board(_Frozen):
     """The battlefield rectangle, origin top-left, x right, y down, in inches."""
 
-    width: Finite = Field(gt=0, le=1000)
-    height: Finite = Field(gt=0, le=1000)
+    width: Finite = key(
+        "The board's width, from its left edge to its right edge.",
+        example=60.0,
+        unit="in",
+        gt=0,
+        le=MAX_COORDINATE_IN,
+    )
+    height: Finite = key(
+        "The board's depth, from its top edge to its bottom edge.",
+        example=44.0,
+        unit="in",
+        gt=0,
+        le=MAX_COORDINATE_IN,
+    )
 
 
 class Terrain(_Frozen):
     """A terrain piece. Walls and barricades are thick polylines (closed if the last point
     repeats the first); floors, impassable and difficult areas are polygon rings."""
 
-    id: str = Field(min_length=1)
-    kind: TerrainKind
-    path: tuple[tuple[Finite, Finite], ...] = Field(min_length=2)
-    thickness: Finite | None = Field(default=None, gt=0, le=12)
-    height: Finite | None = Field(default=None, ge=0, le=100)
+    id: str = key(
+        "The piece's name, unique among the terrain (messages and results use it).",
+        example="ruin-1-north",
+        min_length=1,
+    )
+    kind: TerrainKind = key(
+        "What the piece is: a ruin wall, a ruin floor, an impassable or difficult area, "
+        "or a barricade.",
+        example="wall",
+    )
+    path: tuple[Point, ...] = key(
+        "The piece's shape as [x, y] points: for a wall or barricade the line along its "
+        "middle (closed if the last point repeats the first); for the others the corners of "
+        "the area, in order around its outline.",
+        example=[[20.0, 10.0], [30.0, 10.0]],
+        unit="in",
+        min_length=2,
+    )
+    thickness: Finite | None = key(
+        "How thick a wall or barricade is (walls and barricades need it, the others have none).",
+        example=0.25,
+        unit="in",
+        default=None,
+        gt=0,
+        le=12,
+    )
+    height: Height | None = key(
+        "How tall a wall is, or the height of a floor's surface above the ground (a floor "
+        "needs it).",
+        example=5.0,
+        unit="in",
+        default=None,
+    )
 
     @model_validator(mode="after")
     def _shape_fits_kind(self) -> Terrain:
@@ -69,7 +128,16 @@ class Terrain(_Frozen):
         if not linear and self.thickness is not None:
             raise KeyPathError("thickness", f"a {self.kind} has no thickness", "remove it")
         if not linear and len(self.path) < 3:
-            raise KeyPathError("path", f"a {self.kind} is a polygon ring: give at least 3 points")
+            raise KeyPathError(
+                "path",
+                f"a {self.kind} is an area: its path needs at least 3 corners",
+                "give the corners in order around its outline, "
+                "e.g. path = [[2.0, 2.0], [6.0, 2.0], [6.0, 6.0], [2.0, 6.0]]",
+            )
+        if not linear and (problem := outline_problem(self.path)):
+            raise KeyPathError(
+                "path", f"the outline of {self.kind} {self.id!r} {problem[0]}", problem[1]
+            )
         if self.kind == TerrainKind.FLOOR and self.height is None:
             raise KeyPathError(
                 "height", "a floor needs the height of its surface", "add height = 3.0"
@@ -82,38 +150,104 @@ class Terrain(_Frozen):
 
 
 class GameModel(_Frozen):
-    """One model (miniature) at its start position; `base` overrides the unit's default."""
+    """One model (miniature) at its start position. Its own base, if given, replaces its
+    unit's."""
 
-    id: str = Field(min_length=1)
-    x: Finite
-    y: Finite
-    z: Finite = Field(default=0.0, ge=0)
-    facing: Finite = 0.0
-    base: BaseInput | None = None
-    token: bool = False
-    token_wall: str | None = Field(default=None, min_length=1)
+    id: str = key(
+        "The model's name, unique in the scenario (results name models by it).",
+        example="A1",
+        min_length=1,
+    )
+    x: Coordinate = key(
+        "The distance of the model's centre from the board's left edge.", example=12.0, unit="in"
+    )
+    y: Coordinate = key(
+        "The distance of the model's centre from the board's top edge.", example=20.0, unit="in"
+    )
+    z: Height = key(
+        "The height the model stands at: 0 on the ground, else the height of the floor under it.",
+        example=3.0,
+        unit="in",
+        default=0.0,
+    )
+    facing: Finite = key(
+        "The direction the model faces, from +x toward +y (it turns oval and hull bases).",
+        example=90.0,
+        unit="deg",
+        default=0.0,
+    )
+    base: BaseInput | None = key(
+        'The model\'s own base, in place of its unit\'s: "40mm", "60x35mm" (an oval, long '
+        "axis first) or a hull table.",
+        example="40mm",
+        default=None,
+    )
+    token: bool = key(
+        "Whether the model holds a wtc-walls token (it stands against a ruin wall, engaging "
+        "across it).",
+        example=True,
+        default=False,
+    )
+    token_wall: str | None = key(
+        "The id of the ruin wall the model's wtc-walls token is on.",
+        example="ruin-1-north",
+        default=None,
+        min_length=1,
+    )
 
 
 class ObjectiveMarker(_Frozen):
     """An objective marker on the board (10th-edition consolidation may move toward one)."""
 
-    id: str = Field(min_length=1)
-    x: Finite
-    y: Finite
-    z: Finite = Field(default=0.0, ge=0)
-    diameter_mm: Finite = Field(default=40.0, gt=0, le=200)
+    id: str = key("The marker's name, unique among the objectives.", example="obj-1", min_length=1)
+    x: Coordinate = key(
+        "The distance of the marker's centre from the board's left edge.", example=30.0, unit="in"
+    )
+    y: Coordinate = key(
+        "The distance of the marker's centre from the board's top edge.", example=22.0, unit="in"
+    )
+    z: Height = key(
+        "The height the marker lies at: 0 on the ground.", example=0.0, unit="in", default=0.0
+    )
+    diameter_mm: Finite = key(
+        "The marker's diameter.", example=40.0, unit="mm", default=40.0, gt=0, le=200
+    )
 
 
 class Unit(_Frozen):
     """A unit: an owner, keywords (compared upper-case) and its models."""
 
-    id: str = Field(min_length=1)
-    owner: Owner
-    keywords: tuple[str, ...] = ()
-    base: BaseInput | None = None
-    models: tuple[GameModel, ...] = Field(min_length=1)
-    charged_units: tuple[str, ...] = ()
-    """Units this unit charged this turn (the wtc-walls tokens hold against them)."""
+    id: str = key(
+        "The unit's name, unique among the units (the action names units by it).",
+        example="A",
+        min_length=1,
+    )
+    owner: Owner = key(
+        "The side the unit is on: a charge targets units of the other side.", example="attacker"
+    )
+    keywords: tuple[Keyword, ...] = key(
+        "The unit's keywords, upper or lower case; those some rule reads are listed, any others "
+        "are kept.",
+        example=["INFANTRY"],
+        default=(),
+    )
+    base: BaseInput | None = key(
+        'The base of each of its models that does not give its own: "32mm", "60x35mm" (an '
+        "oval, long axis first) or a hull table.",
+        example="32mm",
+        default=None,
+    )
+    models: tuple[GameModel, ...] = key(
+        "The unit's models, each with its start position.",
+        example=[{"id": "A1", "x": 12.0, "y": 20.0}],
+        min_length=1,
+    )
+    charged_units: tuple[str, ...] = key(
+        "The ids of the units this unit charged this turn (its wtc-walls tokens hold against "
+        "them).",
+        example=["B"],
+        default=(),
+    )
 
     @field_validator("keywords")
     @classmethod
@@ -145,11 +279,27 @@ class Unit(_Frozen):
 class Action(_Frozen):
     """The move to make (or to check)."""
 
-    kind: ActionKind
-    unit: str = Field(min_length=1)
-    targets: tuple[str, ...] = ()
-    roll: int | None = Field(default=None, ge=0, le=36)
-    charged: bool = False
+    kind: ActionKind = key("The move to make.", example="charge")
+    unit: str = key("The id of the unit that moves.", example="A", min_length=1)
+    targets: tuple[str, ...] = key(
+        "The ids of the enemy units the charge is declared against (a charge needs one).",
+        example=["B"],
+        default=(),
+    )
+    roll: int | None = key(
+        "The charge roll, the dice total. Without it, a solve finds the smallest roll that "
+        "succeeds.",
+        example=7,
+        unit="in",
+        default=None,
+        ge=0,
+        le=36,
+    )
+    charged: bool = key(
+        "Whether the unit made a charge move this turn (a unit that charged may pile in).",
+        example=True,
+        default=False,
+    )
 
     @field_validator("roll", mode="before")
     @classmethod
@@ -170,16 +320,61 @@ class Action(_Frozen):
 class Scenario(_Frozen):
     """A whole scenario, validated: ids unique, references resolved, ruleset supported."""
 
-    format: Literal[1] = 1
-    name: str = ""
-    ruleset: tuple[str, ...] = Field(min_length=1)
-    board: Board
-    terrain: tuple[Terrain, ...] = ()
-    units: tuple[Unit, ...] = Field(min_length=1)
-    objectives: tuple[ObjectiveMarker, ...] = ()
-    action: Action
+    format: Literal[1] = key(
+        "The version of the scenario format (only 1 exists).", example=1, default=1
+    )
+    name: str = key(
+        "A title for people, shown in summaries and results.",
+        example="Ten marines charge through a ruin",
+        default="",
+    )
+    ruleset: tuple[str, ...] = key(
+        "The rules to play by: an edition, or a list of an edition and the modifiers on top of it.",
+        example="40k-10e",
+        min_length=1,
+    )
+    board: Board = key(
+        "The battlefield's size; the origin is its top-left corner, x to the right, y down.",
+        example={"width": 60.0, "height": 44.0},
+    )
+    terrain: tuple[Terrain, ...] = key(
+        "The terrain pieces on the table: ruin walls and floors, impassable and difficult areas, "
+        "barricades.",
+        example=[
+            {
+                "id": "ruin-1-north",
+                "kind": "wall",
+                "path": [[20.0, 10.0], [30.0, 10.0]],
+                "thickness": 0.25,
+                "height": 5.0,
+            }
+        ],
+        default=(),
+    )
+    units: tuple[Unit, ...] = key(
+        "The units on the table: the one that moves and the others around it.",
+        example=[
+            {
+                "id": "A",
+                "owner": "attacker",
+                "keywords": ["INFANTRY"],
+                "base": "32mm",
+                "models": [{"id": "A1", "x": 12.0, "y": 20.0}],
+            }
+        ],
+        min_length=1,
+    )
+    objectives: tuple[ObjectiveMarker, ...] = key(
+        "The objective markers on the table (a 10th-edition consolidation may move toward one).",
+        example=[{"id": "obj-1", "x": 30.0, "y": 22.0}],
+        default=(),
+    )
+    action: Action = key(
+        "The move to make: its kind, the unit that moves and, for a charge, its targets and roll.",
+        example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 7},
+    )
 
-    @field_validator("ruleset", mode="before", json_schema_input_type=str | RulesetList)
+    @field_validator("ruleset", mode="before", json_schema_input_type=RulesetId | RulesetList)
     @classmethod
     def _one_or_many(cls, value: object) -> object:
         return (value,) if isinstance(value, str) else value
@@ -228,7 +423,11 @@ class Scenario(_Frozen):
                     )
         actor = units[self.action.unit]
         if self.action.kind == ActionKind.CHARGE and not self.action.targets:
-            raise KeyPathError("action.targets", "a charge needs at least one target unit")
+            raise KeyPathError(
+                "action.targets",
+                "a charge needs at least one target unit",
+                'name the enemy unit it charges, e.g. targets = ["B"]',
+            )
         for ti, target in enumerate(self.action.targets):
             if target not in units:
                 raise KeyPathError(

@@ -22,7 +22,13 @@ from chargeopt.solver.interface.cli import main
 
 MALFORMED = REPO_ROOT / "tests" / "data" / "malformed"
 CASES = sorted(p.name.removesuffix(".expected") for p in MALFORMED.glob("*.expected"))
-SUBPROCESS_CASES = ["unknown-key-model.toml", "start-overlap.toml", "broken-syntax.json"]
+SUBPROCESS_CASES = [
+    "unknown-key-model.toml",
+    "start-overlap.toml",
+    "broken-syntax.json",
+    "floor-crosses-itself.toml",
+    "coordinate-absurd.toml",
+]
 
 
 def run(*args: str) -> Result:
@@ -48,7 +54,7 @@ def test_every_malformed_file_has_an_expected_message() -> None:
     """No malformed input sits in the folder untested."""
     inputs = {p.name for p in MALFORMED.iterdir() if p.suffix != ".expected"}
     assert inputs - set(CASES) == {"ok.toml", "ok.result.json"}
-    assert len(CASES) >= 29
+    assert len(CASES) >= 44
 
 
 @pytest.mark.parametrize("case", CASES)
