@@ -12,12 +12,14 @@ from typing import Any
 import click
 
 from chargeopt.models import (
+    STDIN,
     ActionKind,
     ChargeoptError,
     IneligibleMoveError,
     Result,
     Scenario,
     ScenarioError,
+    document_name,
     load_result,
     result_schema,
     scenario_schema,
@@ -100,6 +102,8 @@ def solve(
 ) -> None:
     """Find the best legal placement for the scenario's move, or prove there is none.
 
+    SCENARIO is a .toml or .json file, or - to read it from standard input.
+
     Exit code 0 when the answer is known (optimal, feasible or infeasible with a proof),
     1 when it is unknown, 2 on bad input.
     """
@@ -118,7 +122,7 @@ def solve(
     try:
         result = run_solver(scenario, options=options)
     except IneligibleMoveError as exc:
-        raise ScenarioError(scenario_file, [("action", str(exc), "")]) from None
+        raise ScenarioError(document_name(scenario_file), [("action", str(exc), "")]) from None
     text = json.dumps(result.model_dump(mode="json"), indent=2)
     if output:
         write_text(output, text + "\n")
@@ -152,15 +156,24 @@ def schema(document: str) -> None:
 def check(scenario_file: str, result_file: str, roll: int | None, as_json: bool) -> None:
     """Check a placement (the solver's or a person's) against the rules.
 
+    Either file may be - to read it from standard input.
+
     Exit code 0 when the placement is legal, 1 when it breaks a rule, 2 on bad input.
     """
+    if scenario_file == result_file == STDIN:
+        raise ScenarioError(
+            document_name(STDIN),
+            [("", "only one of the two files can come from standard input", "name the other")],
+        )
     scenario = load_checked_scenario(scenario_file)
     result = load_result(result_file)
-    _same_action(scenario, result, result_file)
-    chosen_roll = _roll_to_check(scenario, result, roll, scenario_file)
+    _same_action(scenario, result, document_name(result_file))
+    chosen_roll = _roll_to_check(scenario, result, roll, document_name(scenario_file))
     from chargeopt.geometry.checker import check_placement, summarise
 
-    violations = check_placement(scenario, result.placements, roll=chosen_roll, file=scenario_file)
+    violations = check_placement(
+        scenario, result.placements, roll=chosen_roll, file=document_name(scenario_file)
+    )
     if as_json:
         payload = {
             "violations": [v.model_dump(mode="json") for v in violations],
