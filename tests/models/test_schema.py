@@ -1,19 +1,25 @@
-"""The published schemas are written for people: every property has a description and an
-example that the schema itself accepts, and closed sets of values are enums."""
+"""The published schemas and the key reference are written for people: every property has a
+description and an example that the schema itself accepts, closed sets of values are enums, and
+models/README.md's reference is exactly what the models render."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import jsonschema
 import pytest
+from repo_paths import REPO_ROOT
 
 from chargeopt.models import KNOWN_RULESETS, result_schema, scenario_schema
 from chargeopt.models.keys import UNIT_WORDS
+from chargeopt.models.reference import MARKER, readme_with_reference, render_reference
 from chargeopt.models.rulesets import RULE_KEYWORDS
 
 SCHEMAS = {"scenario": scenario_schema(), "result": result_schema()}
+README = REPO_ROOT / "models" / "README.md"
 
 
 def properties(schema: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -125,3 +131,42 @@ def test_keywords_outside_the_enum_stay_valid() -> None:
     assert list(checker.iter_errors(document)) == []
     document["ruleset"] = "40k-11e"
     assert [e.validator for e in checker.iter_errors(document)] == ["anyOf"]
+
+
+def test_readme_reference_is_the_rendering_of_the_models() -> None:
+    """models/README.md keeps its short map on top; below MARKER it equals the rendering.
+    Fix a failure with `python -m chargeopt.models.reference`."""
+    text = README.read_text(encoding="utf-8")
+    assert text.startswith("# chargeopt.models: the data\n")
+    assert text.count(MARKER) == 1
+    assert text.split(MARKER, 1)[1] == render_reference().split(MARKER, 1)[1]
+    assert readme_with_reference(text) == text
+
+
+def test_reference_lists_every_key_with_its_example() -> None:
+    """Every property of both documents has a row: its key, then (last cell) its example."""
+    rendered = render_reference()
+    for schema in SCHEMAS.values():
+        for _, key, _ in properties(schema):
+            assert f"| `{key}` |" in rendered, key
+    assert "| `x` | The distance of the model's centre from the board's left edge. " in rendered
+    assert "| inches | required | `x = 12.0` |" in rendered
+
+
+def test_a_stale_readme_is_rewritten_and_the_map_kept() -> None:
+    """Whatever follows the marker is replaced; the hand-written map above it is kept."""
+    stale = "# chargeopt.models: the data\n\nThe map.\n\n" + MARKER + "\nold table\n"
+    assert readme_with_reference(stale) == (
+        "# chargeopt.models: the data\n\nThe map.\n\n" + render_reference()
+    )
+
+
+def test_reference_module_check_passes() -> None:
+    """`python -m chargeopt.models.reference --check` exits 0 on the committed README."""
+    done = subprocess.run(
+        [sys.executable, "-m", "chargeopt.models.reference", "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
