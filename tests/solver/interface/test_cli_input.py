@@ -5,6 +5,7 @@ one-line message from `solve` and `check`, exit code 2 and no traceback."""
 from __future__ import annotations
 
 import codecs
+import io
 import json
 import shutil
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 from repo_paths import MALFORMED
 
+from chargeopt.models import ScenarioError, read_document
 from chargeopt.solver.interface.cli import main
 
 OK_TOML = (MALFORMED / "ok.toml").read_text(encoding="utf-8")
@@ -158,3 +160,21 @@ def test_100000_levels_deep_is_one_line(suffix: str, tmp_path: Path) -> None:
         f"error: {scenario}: units{'[0]' * lists}: nested more than 20 brackets deep (line 1); "
         "a scenario nests a few levels at most: check the brackets there\n"
     )
+
+
+class _Terminal(io.TextIOWrapper):
+    """Standard input that is a terminal (where `-` would wait for typing)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_on_stdin_is_refused_with_how_to_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`chargeopt solve -` typed at a prompt does not hang: it says to pipe a file in."""
+    monkeypatch.setattr(sys, "stdin", _Terminal(io.BytesIO(b"")))
+    with pytest.raises(ScenarioError) as caught:
+        read_document("-")
+    assert caught.value.lines() == [
+        "<stdin>: nothing is piped in (`-` reads the document from standard input); "
+        "pipe a file in, e.g. chargeopt solve - < scenario.toml"
+    ]
