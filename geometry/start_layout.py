@@ -5,7 +5,6 @@ overlapping another base."""
 from __future__ import annotations
 
 import numpy as np
-from shapely.geometry import Polygon
 
 from chargeopt.geometry.footprints import Footprint
 from chargeopt.geometry.pairs import SAME_HEIGHT_IN, Bases, height_gaps, overlap_depths
@@ -17,7 +16,7 @@ from chargeopt.geometry.pose import (
     terrain_intrusions,
 )
 from chargeopt.geometry.terrain import Battlefield
-from chargeopt.models import Scenario, ScenarioError, TerrainKind
+from chargeopt.models import Scenario, ScenarioError
 
 MAX_PROBLEMS = 10
 
@@ -31,32 +30,10 @@ def start_footprints(scenario: Scenario) -> dict[str, Footprint]:
     }
 
 
-def crossed_outlines(scenario: Scenario) -> list[tuple[str, str, str]]:
-    """Areas (floors, impassable and difficult ground) whose outline crosses or touches
-    itself: such a ring bounds no one area, so it is refused rather than guessed at."""
-    found = []
-    for i, piece in enumerate(scenario.terrain):
-        if piece.kind in (TerrainKind.WALL, TerrainKind.BARRICADE):
-            continue
-        ring = Polygon(piece.path)
-        if not ring.is_valid:
-            found.append(
-                (
-                    f"terrain[{i}].path",
-                    f"the outline of {piece.kind} {piece.id!r} crosses itself",
-                    "list its corners in order around the area",
-                )
-            )
-    return found
-
-
 def check_start_layout(
     scenario: Scenario, file: str = "<scenario>", *, battlefield: Battlefield | None = None
 ) -> None:
     """Raise ScenarioError listing (at most 10) problems of the start layout; return if none."""
-    outlines = crossed_outlines(scenario)
-    if outlines:
-        raise ScenarioError(file, outlines[:MAX_PROBLEMS])
     field = battlefield or Battlefield.from_scenario(scenario)
     tolerance = scenario.rules.base_contact_tolerance_in
     surfaces = Surfaces(field)

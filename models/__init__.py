@@ -10,7 +10,14 @@ from .errors import (
     ScenarioError,
     UnsupportedRuleError,
 )
-from .loading import document_name, load_result, load_scenario, read_document, validate_document
+from .loading import (
+    STDIN,
+    document_name,
+    load_result,
+    load_scenario,
+    read_document,
+    validate_document,
+)
 from .result import Placement, Result, ResultAction, Status, Violation
 from .rulesets import EDITIONS, KNOWN_RULESETS, RuleSet, resolve_ruleset
 from .scenario import (
@@ -31,6 +38,7 @@ __all__ = [
     "EDITIONS",
     "KNOWN_RULESETS",
     "MM_PER_INCH",
+    "STDIN",
     "Action",
     "ActionKind",
     "Board",

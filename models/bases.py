@@ -8,6 +8,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from .errors import KeyPathError
+from .keys import HullPoint, key
+
 MM_PER_INCH = 25.4
 
 
@@ -21,10 +24,10 @@ class _Frozen(BaseModel):
 
 
 class RoundBase(_Frozen):
-    """A round base, e.g. 32mm."""
+    """A round base, such as 32mm."""
 
-    kind: Literal["round"] = Field(default="round", description="round")
-    diameter_mm: float = Field(gt=0, le=500, description="Diameter in millimetres.", examples=[32])
+    kind: Literal["round"] = key("The base's shape: round.", example="round", default="round")
+    diameter_mm: float = key("The base's diameter.", example=32.0, unit="mm", gt=0, le=500)
 
     @property
     def radius_in(self) -> float:
@@ -45,11 +48,11 @@ class RoundBase(_Frozen):
 class OvalBase(_Frozen):
     """An oval base, long axis first; the long axis points along the model's facing."""
 
-    kind: Literal["oval"] = Field(default="oval", description="oval")
-    length_mm: float = Field(
-        gt=0, le=500, description="Long axis in millimetres (along the facing).", examples=[60]
+    kind: Literal["oval"] = key("The base's shape: oval.", example="oval", default="oval")
+    length_mm: float = key(
+        "The oval's long axis, along the model's facing.", example=60.0, unit="mm", gt=0, le=500
     )
-    width_mm: float = Field(gt=0, le=500, description="Short axis in millimetres.", examples=[35])
+    width_mm: float = key("The oval's short axis.", example=35.0, unit="mm", gt=0, le=500)
 
     @model_validator(mode="after")
     def _long_axis_first(self) -> OvalBase:
@@ -80,11 +83,14 @@ class HullBase(_Frozen):
     """A hull footprint for a model without a base: polygon vertices in inches around the
     model's position, drawn for facing 0 (rotated with the model's facing)."""
 
-    kind: Literal["hull"] = Field(default="hull", description="hull")
-    points: tuple[tuple[float, float], ...] = Field(
+    kind: Literal["hull"] = key(
+        "The footprint's shape: a hull polygon.", example="hull", default="hull"
+    )
+    points: tuple[HullPoint, ...] = key(
+        "The hull's corners, [x, y] in inches from the model's centre, drawn for facing 0.",
+        example=[[-2.0, -1.25], [2.0, -1.25], [2.0, 1.25], [-2.0, 1.25]],
+        unit="in",
         min_length=3,
-        description="Corners [x, y] in inches around the model's position, at facing 0.",
-        examples=[[[-2.0, -1.0], [2.0, -1.0], [2.0, 1.0], [-2.0, 1.0]]],
     )
 
     @model_validator(mode="after")
@@ -96,7 +102,11 @@ class HullBase(_Frozen):
             )
         )
         if abs(area2) < 1e-9:
-            raise ValueError("a hull polygon needs a non-zero area")
+            raise KeyPathError(
+                "points",
+                "a hull polygon needs a non-zero area",
+                "give the corners of the footprint in order around it",
+            )
         return self
 
     @property

@@ -17,6 +17,15 @@ class KeyPathError(ValueError):
         self.fix = fix
 
 
+class OffTheTableError(KeyPathError):
+    """A coordinate too far out to be on any board; the message adds the board's size when the
+    document gives one."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__("", f"{value:g} is not a position on any board")
+        self.value = value
+
+
 class ScenarioError(ChargeoptError):
     """A scenario or result document that cannot be used, with one line per problem."""
 

@@ -7,11 +7,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .scenario import Action
+from .keys import Coordinate, Finite, key
+from .scenario import Action, ActionKind, RulesetId
 
-Finite = Annotated[float, Field(allow_inf_nan=False)]
-Inches = Annotated[float, Field(allow_inf_nan=False, ge=-1000, le=1000)]
-"""A position in inches: finite, and no farther from the origin than the largest board."""
+ActionKindName = Annotated[str, Field(json_schema_extra={"enum": [k.value for k in ActionKind]})]
 
 
 class Status(StrEnum):
@@ -30,14 +29,18 @@ class _Doc(BaseModel):
 class ResultAction(_Doc):
     """The action as it was solved (the roll may come from the command line)."""
 
-    kind: str = Field(
-        description="The move solved.",
-        json_schema_extra={"enum": ["charge", "pile-in", "consolidate", "heroic-intervention"]},
+    kind: ActionKindName = key("The move that was made.", example="charge")
+    unit: str = key("The id of the unit that moved.", example="A")
+    targets: tuple[str, ...] = key(
+        "The ids of the units the charge was declared against.", example=["B"], default=()
     )
-    unit: str = Field(description="The unit that moved.")
-    targets: tuple[str, ...] = Field(default=(), description="The charge's targets.")
-    roll: int | None = Field(
-        default=None, ge=0, le=36, description="The roll it was solved (or is checked) for."
+    roll: int | None = key(
+        "The charge roll the placement was made for.",
+        example=7,
+        unit="in",
+        default=None,
+        ge=0,
+        le=36,
     )
 
     @classmethod
@@ -49,84 +52,155 @@ class ResultAction(_Doc):
 class Placement(_Doc):
     """One model's end position. A hand-written placement needs only model, x and y."""
 
-    model: str = Field(description="The model's id.", examples=["A1"])
-    x: Inches = Field(description="End position of the centre, inches.", examples=[15.878])
-    y: Inches = Field(description="End position of the centre, inches.", examples=[14.5])
-    z: Finite = Field(default=0.0, ge=0, le=100, description="End height, inches.")
-    facing: Finite | None = Field(
-        default=None, description="End facing in degrees (ovals and hulls)."
+    model: str = key("The id of the model placed.", example="A1")
+    x: Coordinate = key(
+        "The distance of the model's centre from the board's left edge at the end of the move.",
+        example=17.2,
+        unit="in",
     )
-    moved: Finite | None = Field(
-        default=None, description="Length of its shortest legal path, inches (solver output)."
+    y: Coordinate = key(
+        "The distance of the model's centre from the board's top edge at the end of the move.",
+        example=9.1,
+        unit="in",
     )
-    contact: tuple[str, ...] = Field(
-        default=(), description="Enemy models it ends in base contact with (solver output)."
+    z: Finite = key(
+        "The height the model ends at: 0 on the ground, else the height of its floor.",
+        example=0.0,
+        unit="in",
+        default=0.0,
     )
-    engaged: tuple[str, ...] = Field(
-        default=(), description="Enemy units it ends within engagement range of (solver output)."
+    facing: Finite | None = key(
+        "The direction the model ends facing, from +x toward +y (empty: as it started).",
+        example=90.0,
+        unit="deg",
+        default=None,
     )
-    fights: tuple[str, ...] = Field(
-        default=(), description="Close-combat moves: enemy units it can fight after the move."
+    moved: Finite | None = key(
+        "How far the model moved along its shortest legal path (written by the solver).",
+        example=6.4,
+        unit="in",
+        default=None,
     )
-    token: bool = Field(default=False, description="WTC walls rule: it ends with a token.")
-    wall: str | None = Field(default=None, description="WTC walls rule: the wall of its token.")
+    contact: tuple[str, ...] = key(
+        "The ids of the enemy models it ends in base contact with.", example=["B2"], default=()
+    )
+    engaged: tuple[str, ...] = key(
+        "The ids of the enemy models it ends within engagement range of.",
+        example=["B2", "B3"],
+        default=(),
+    )
+    fights: tuple[str, ...] = key(
+        "The ids of the enemy models it can fight (9th edition: within engagement range, or "
+        "through a unit mate in base contact).",
+        example=["B2"],
+        default=(),
+    )
+    token: bool = key(
+        "Whether the model ends holding a wtc-walls token.", example=False, default=False
+    )
+    wall: str | None = key(
+        "The id of the ruin wall its wtc-walls token is on.", example="ruin-1-north", default=None
+    )
 
 
 class Violation(_Doc):
     """One broken rule, with the models, terrain and distances involved."""
 
-    kind: str = Field(description="The rule broken, e.g. moved_too_far, overlap, coherency.")
-    message: str = Field(description="The violation in words.")
-    models: tuple[str, ...] = Field(default=(), description="The models involved.")
-    terrain: tuple[str, ...] = Field(default=(), description="The terrain involved.")
-    distance_in: float | None = Field(default=None, description="The distance at fault, inches.")
-    limit_in: float | None = Field(default=None, description="The limit it breaks, inches.")
+    kind: str = key(
+        "Which rule is broken, as a short name such as moved_too_far or coherency.",
+        example="moved_too_far",
+    )
+    message: str = key(
+        "What is wrong, in words a judge can check.",
+        example="model 'A1' moves 3.88\" along its shortest legal path, more than the roll of 3\"",
+    )
+    models: tuple[str, ...] = key("The ids of the models involved.", example=["A1"], default=())
+    terrain: tuple[str, ...] = key(
+        "The ids of the terrain pieces involved.", example=["ruin-1-north"], default=()
+    )
+    distance_in: float | None = key("The distance measured.", example=3.88, unit="in", default=None)
+    limit_in: float | None = key(
+        "The limit the rule sets on it.", example=3.0, unit="in", default=None
+    )
 
 
 class Result(_Doc):
     """What a solve returns, and what `chargeopt check` reads (only `placements` is required)."""
 
-    format: Literal[1] = Field(default=1, description="The file format version: 1.")
-    scenario: str = Field(default="", description="The scenario's name.")
-    ruleset: tuple[str, ...] = Field(default=(), description="The ruleset ids solved under.")
-    action: ResultAction | None = Field(default=None, description="The move as solved.")
-    status: Status = Field(
+    format: Literal[1] = key(
+        "The version of the result format (only 1 exists).", example=1, default=1
+    )
+    scenario: str = key(
+        "The name of the scenario solved.", example="Ten marines charge through a ruin", default=""
+    )
+    ruleset: tuple[RulesetId, ...] = key(
+        "The rules played by: an edition and its modifiers.", example=["40k-10e"], default=()
+    )
+    action: ResultAction | None = key(
+        "The move as it was solved (the roll may come from the command line).",
+        example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 7},
+        default=None,
+    )
+    status: Status = key(
+        "How far the answer is proven: optimal (nothing better exists within the bound), "
+        "feasible (legal, better may exist), infeasible (no legal placement; see proof) or "
+        "unknown (time ran out).",
+        example="optimal",
         default=Status.FEASIBLE,
-        description="optimal: proven best; feasible: legal, maybe not best; infeasible: no "
-        "legal placement (see proof); unknown: neither found nor disproved in time.",
     )
-    min_roll: int | None = Field(
-        default=None, description="Charges: the smallest roll with a legal placement."
+    min_roll: int | None = key(
+        "The smallest charge roll that succeeds.", example=6, unit="in", default=None
     )
-    success_probability: float | None = Field(
-        default=None, ge=0, le=1, description="Chance of rolling at least min_roll."
+    success_probability: float | None = key(
+        "The chance of rolling at least min_roll, from 0 to 1.",
+        example=0.7222,
+        default=None,
+        ge=0,
+        le=1,
     )
-    success_probability_reroll: float | None = Field(
-        default=None, ge=0, le=1, description="The same chance with a re-roll of the charge."
+    success_probability_reroll: float | None = key(
+        "The same chance when the charge roll may be rerolled once, from 0 to 1.",
+        example=0.9228,
+        default=None,
+        ge=0,
+        le=1,
     )
-    rolls: tuple[dict[str, Any], ...] = Field(
+    rolls: tuple[dict[str, Any], ...] = key(
+        "The best base contact for each roll from min_roll to 12, and whether each is proven.",
+        example=[{"roll": 7, "base_contact": 4, "proven": True}],
         default=(),
-        description="Charges: base contact for each roll from min_roll up (roll, base_contact, "
-        "proven).",
     )
-    objective: dict[str, int | float] = Field(
+    objective: dict[str, int | float] = key(
+        "The value reached on each objective term, such as base_contact and engaged.",
+        example={"base_contact": 4, "engaged": 10},
         default_factory=dict,
-        description="What the answer achieves: base_contact, engaged (or fights), movement_in.",
     )
-    bound: dict[str, int | float] = Field(
-        default_factory=dict, description="Proven upper bounds on the objective's counts."
-    )
-    placements: tuple[Placement, ...] = Field(
-        default=(), description="Where each model of the moving unit ends."
-    )
-    proof: str | None = Field(
-        default=None, description="Why no legal placement exists, in words (infeasible)."
-    )
-    violations: tuple[Violation, ...] = Field(
-        default=(), description="What the independent checker found; empty for a legal answer."
-    )
-    stats: dict[str, Any] = Field(
+    bound: dict[str, int | float] = key(
+        "The proven ceiling of each objective term; equal to the objective means optimal.",
+        example={"base_contact": 4},
         default_factory=dict,
-        description="How it was solved: seconds, candidate positions, stages, reasons; "
-        "cut_short when a time limit or Ctrl-C stopped the solve.",
+    )
+    placements: tuple[Placement, ...] = key(
+        "Where each model of the moving unit ends. Models that stay put have moved = 0; a "
+        "hand-written placement needs only model, x and y.",
+        example=[{"model": "A1", "x": 17.2, "y": 9.1}],
+        default=(),
+    )
+    proof: str | None = key(
+        "Why no legal placement exists (infeasible only), naming the models, terrain and "
+        "distances involved.",
+        example='no model of unit A can end within 1" of unit C: the nearest is 9.20" away '
+        'along a legal path, more than the roll of 7"',
+        default=None,
+    )
+    violations: tuple[Violation, ...] = key(
+        "What the independent checker found wrong with the placements (empty when optimal or "
+        "feasible).",
+        example=[],
+        default=(),
+    )
+    stats: dict[str, Any] = key(
+        "How the solve went: seconds, candidate positions and other counts.",
+        example={"seconds": 0.41, "candidates": 2300},
+        default_factory=dict,
     )

@@ -24,6 +24,17 @@ WTC_WALL_KEYWORDS = frozenset(
     {"INFANTRY", "BEAST", "BEASTS", "IMPERIUM PRIMARCH", "BELISARIUS CAWL"}
 )
 BIG_MODEL_KEYWORDS = frozenset({"MONSTER", "VEHICLE"})
+CHARACTER_KEYWORD = "CHARACTER"
+RULE_KEYWORDS = tuple(
+    sorted(
+        RUIN_MOVERS_9E
+        | UPPER_FLOOR_KEYWORDS
+        | WTC_WALL_KEYWORDS
+        | BIG_MODEL_KEYWORDS
+        | {CHARACTER_KEYWORD}
+    )
+)
+"""Every keyword some rule reads (the schema offers them; a unit may carry any others)."""
 
 
 @dataclass(frozen=True)

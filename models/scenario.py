@@ -7,22 +7,28 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
 
 from .bases import BaseInput, HullBase, OvalBase, RoundBase
 from .errors import KeyPathError, UnsupportedRuleError
-from .rulesets import KNOWN_RULESETS, RuleSet, resolve_ruleset
+from .keys import MAX_COORDINATE_IN, Coordinate, Finite, Height, Point, key
+from .outline import outline_problem
+from .rulesets import KNOWN_RULESETS, RULE_KEYWORDS, RuleSet, resolve_ruleset
 
-Point = tuple[float, float]
-Finite = Annotated[float, Field(allow_inf_nan=False)]
-Inches = Annotated[float, Field(allow_inf_nan=False, ge=-1000, le=1000)]
-"""A position in inches: finite, and no farther from the origin than the largest board."""
-RulesetId = Literal[KNOWN_RULESETS]  # type: ignore[valid-type]
-RulesetInput = RulesetId | Annotated[list[RulesetId], Field(min_length=1)]
-"""What a file may write as `ruleset` (the schema lists the choices)."""
-RULESET_CHOICES = ", ".join(f'"{r}"' for r in KNOWN_RULESETS)
-RULE_KEYWORDS = ("INFANTRY", "BEAST", "BEASTS", "SWARM", "FLY", "MONSTER", "VEHICLE", "CHARACTER")
-"""Keywords that change how chargeopt applies a rule."""
+RulesetId = Annotated[str, Field(json_schema_extra={"enum": list(KNOWN_RULESETS)})]
+"""A ruleset id; checked by resolve_ruleset, whose message names the choices."""
+RulesetList = Annotated[list[RulesetId], Field(min_length=1)]
+Keyword = Annotated[
+    str,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"enum": list(RULE_KEYWORDS), "description": "A keyword some rule reads."},
+                {"type": "string", "description": "Any other keyword (kept, read by no rule)."},
+            ]
+        }
+    ),
+]
 
 
 class _Frozen(BaseModel):
@@ -30,6 +36,8 @@ class _Frozen(BaseModel):
 
 
 class TerrainKind(StrEnum):
+    """What a terrain piece is."""
+
     WALL = "wall"
     FLOOR = "floor"
     IMPASSABLE = "impassable"
@@ -38,11 +46,15 @@ class TerrainKind(StrEnum):
 
 
 class Owner(StrEnum):
+    """Which side a unit is on."""
+
     ATTACKER = "attacker"
     DEFENDER = "defender"
 
 
 class ActionKind(StrEnum):
+    """The moves chargeopt makes and checks."""
+
     CHARGE = "charge"
     PILE_IN = "pile-in"
     CONSOLIDATE = "consolidate"
@@ -52,14 +64,19 @@ class ActionKind(StrEnum):
 class Board(_Frozen):
     """The battlefield rectangle, origin top-left, x right, y down, in inches."""
 
-    width: Finite = Field(
-        gt=0, le=1000, description="Board width in inches (x runs 0 to width).", examples=[44.0]
-    )
-    height: Finite = Field(
+    width: Finite = key(
+        "The board's width, from its left edge to its right edge.",
+        example=60.0,
+        unit="in",
         gt=0,
-        le=1000,
-        description="Board height in inches (y runs 0 to height, downward).",
-        examples=[30.0],
+        le=MAX_COORDINATE_IN,
+    )
+    height: Finite = key(
+        "The board's depth, from its top edge to its bottom edge.",
+        example=44.0,
+        unit="in",
+        gt=0,
+        le=MAX_COORDINATE_IN,
     )
 
 
@@ -67,33 +84,38 @@ class Terrain(_Frozen):
     """A terrain piece. Walls and barricades are thick polylines (closed if the last point
     repeats the first); floors, impassable and difficult areas are polygon rings."""
 
-    id: str = Field(
-        min_length=1, description="A name for the piece, unique among terrain.", examples=["ruin-1"]
+    id: str = key(
+        "The piece's name, unique among the terrain (messages and results use it).",
+        example="ruin-1-north",
+        min_length=1,
     )
-    kind: TerrainKind = Field(
-        description="wall (ruin wall), floor (a ruin's upper floor), impassable, barricade "
-        '(2" engagement across it) or difficult (ground that slows a move).'
+    kind: TerrainKind = key(
+        "What the piece is: a ruin wall, a ruin floor, an impassable or difficult area, "
+        "or a barricade.",
+        example="wall",
     )
-    path: tuple[tuple[Inches, Inches], ...] = Field(
+    path: tuple[Point, ...] = key(
+        "The piece's shape as [x, y] points: for a wall or barricade the line along its "
+        "middle (closed if the last point repeats the first); for the others the corners of "
+        "the area, in order around its outline.",
+        example=[[20.0, 10.0], [30.0, 10.0]],
+        unit="in",
         min_length=2,
-        description="Corner points [x, y] in inches: a polyline for walls and barricades "
-        "(closed if the last point repeats the first), a ring for areas.",
-        examples=[[[20.0, 4.0], [20.0, 10.0], [26.0, 10.0]]],
     )
-    thickness: Finite | None = Field(
+    thickness: Finite | None = key(
+        "How thick a wall or barricade is (walls and barricades need it, the others have none).",
+        example=0.25,
+        unit="in",
         default=None,
         gt=0,
         le=12,
-        description="Walls and barricades only: thickness in inches.",
-        examples=[0.25],
     )
-    height: Finite | None = Field(
+    height: Height | None = key(
+        "How tall a wall is, or the height of a floor's surface above the ground (a floor "
+        "needs it).",
+        example=5.0,
+        unit="in",
         default=None,
-        ge=0,
-        le=100,
-        description="Inches: a wall's height, or the height of a floor's surface (required "
-        "for floors).",
-        examples=[5.0],
     )
 
     @model_validator(mode="after")
@@ -106,7 +128,16 @@ class Terrain(_Frozen):
         if not linear and self.thickness is not None:
             raise KeyPathError("thickness", f"a {self.kind} has no thickness", "remove it")
         if not linear and len(self.path) < 3:
-            raise KeyPathError("path", f"a {self.kind} is a polygon ring: give at least 3 points")
+            raise KeyPathError(
+                "path",
+                f"a {self.kind} is an area: its path needs at least 3 corners",
+                "give the corners in order around its outline, "
+                "e.g. path = [[2.0, 2.0], [6.0, 2.0], [6.0, 6.0], [2.0, 6.0]]",
+            )
+        if not linear and (problem := outline_problem(self.path)):
+            raise KeyPathError(
+                "path", f"the outline of {self.kind} {self.id!r} {problem[0]}", problem[1]
+            )
         if self.kind == TerrainKind.FLOOR and self.height is None:
             raise KeyPathError(
                 "height", "a floor needs the height of its surface", "add height = 3.0"
@@ -119,70 +150,103 @@ class Terrain(_Frozen):
 
 
 class GameModel(_Frozen):
-    """One model (miniature) at its start position; `base` overrides the unit's default."""
+    """One model (miniature) at its start position. Its own base, if given, replaces its
+    unit's."""
 
-    id: str = Field(
-        min_length=1, description="The model's name, unique in the scenario.", examples=["A1"]
+    id: str = key(
+        "The model's name, unique in the scenario (results name models by it).",
+        example="A1",
+        min_length=1,
     )
-    x: Inches = Field(description="Centre, inches from the board's left edge.", examples=[10.0])
-    y: Inches = Field(description="Centre, inches from the board's top edge.", examples=[5.0])
-    z: Finite = Field(
+    x: Coordinate = key(
+        "The distance of the model's centre from the board's left edge.", example=12.0, unit="in"
+    )
+    y: Coordinate = key(
+        "The distance of the model's centre from the board's top edge.", example=20.0, unit="in"
+    )
+    z: Height = key(
+        "The height the model stands at: 0 on the ground, else the height of the floor under it.",
+        example=3.0,
+        unit="in",
         default=0.0,
-        ge=0,
-        le=100,
-        description="Height it stands at, in inches (0: the ground; a floor's height: on it).",
     )
-    facing: Finite = Field(
+    facing: Finite = key(
+        "The direction the model faces, from +x toward +y (it turns oval and hull bases).",
+        example=90.0,
+        unit="deg",
         default=0.0,
-        description="Degrees from +x toward +y; turns ovals and hulls (round bases ignore it).",
     )
-    base: BaseInput | None = Field(
-        default=None, description="This model's base, if not the unit's.", examples=["40mm"]
+    base: BaseInput | None = key(
+        'The model\'s own base, in place of its unit\'s: "40mm", "60x35mm" (an oval, long '
+        "axis first) or a hull table.",
+        example="40mm",
+        default=None,
     )
-    token: bool = Field(
+    token: bool = key(
+        "Whether the model holds a wtc-walls token (it stands against a ruin wall, engaging "
+        "across it).",
+        example=True,
         default=False,
-        description="WTC walls rule: the model holds a token from touching a ruin wall.",
     )
-    token_wall: str | None = Field(
-        default=None, min_length=1, description="WTC walls rule: the wall its token is for."
+    token_wall: str | None = key(
+        "The id of the ruin wall the model's wtc-walls token is on.",
+        example="ruin-1-north",
+        default=None,
+        min_length=1,
     )
 
 
 class ObjectiveMarker(_Frozen):
     """An objective marker on the board (10th-edition consolidation may move toward one)."""
 
-    id: str = Field(min_length=1, description="The marker's name.", examples=["obj-1"])
-    x: Inches = Field(description="Centre, inches from the board's left edge.")
-    y: Inches = Field(description="Centre, inches from the board's top edge.")
-    z: Finite = Field(default=0.0, ge=0, le=100, description="Height, in inches.")
-    diameter_mm: Finite = Field(
-        default=40.0, gt=0, le=200, description="Marker diameter in millimetres."
+    id: str = key("The marker's name, unique among the objectives.", example="obj-1", min_length=1)
+    x: Coordinate = key(
+        "The distance of the marker's centre from the board's left edge.", example=30.0, unit="in"
+    )
+    y: Coordinate = key(
+        "The distance of the marker's centre from the board's top edge.", example=22.0, unit="in"
+    )
+    z: Height = key(
+        "The height the marker lies at: 0 on the ground.", example=0.0, unit="in", default=0.0
+    )
+    diameter_mm: Finite = key(
+        "The marker's diameter.", example=40.0, unit="mm", default=40.0, gt=0, le=200
     )
 
 
 class Unit(_Frozen):
     """A unit: an owner, keywords (compared upper-case) and its models."""
 
-    id: str = Field(min_length=1, description="The unit's name, unique.", examples=["A"])
-    owner: Owner = Field(description="attacker (the player moving) or defender.")
-    keywords: tuple[str, ...] = Field(
-        default=(),
-        description="Datasheet keywords, any case. Those that change rules: INFANTRY, BEAST, "
-        "BEASTS, SWARM (move through ruins), FLY (upper floors), MONSTER, VEHICLE (big models "
-        "block paths), CHARACTER (heroic intervention); others are kept and ignored.",
-        examples=[["INFANTRY"]],
-        json_schema_extra={"items": {"anyOf": [{"enum": list(RULE_KEYWORDS)}, {"type": "string"}]}},
+    id: str = key(
+        "The unit's name, unique among the units (the action names units by it).",
+        example="A",
+        min_length=1,
     )
-    base: BaseInput | None = Field(
+    owner: Owner = key(
+        "The side the unit is on: a charge targets units of the other side.", example="attacker"
+    )
+    keywords: tuple[Keyword, ...] = key(
+        "The unit's keywords, upper or lower case; those some rule reads are listed, any others "
+        "are kept.",
+        example=["INFANTRY"],
+        default=(),
+    )
+    base: BaseInput | None = key(
+        'The base of each of its models that does not give its own: "32mm", "60x35mm" (an '
+        "oval, long axis first) or a hull table.",
+        example="32mm",
         default=None,
-        description='Default base of its models: "32mm" (round), "60x35mm" (oval, long axis '
-        'first) or a hull {kind = "hull", points = [[x, y], ...]} in inches.',
-        examples=["32mm"],
     )
-    models: tuple[GameModel, ...] = Field(min_length=1, description="Its models, at least one.")
-    charged_units: tuple[str, ...] = Field(
+    models: tuple[GameModel, ...] = key(
+        "The unit's models, each with its start position.",
+        example=[{"id": "A1", "x": 12.0, "y": 20.0}],
+        min_length=1,
+    )
+    charged_units: tuple[str, ...] = key(
+        "The ids of the units this unit charged this turn (its wtc-walls tokens hold against "
+        "them).",
+        example=["B"],
         default=(),
-        description="Units this unit charged this turn (WTC walls rule tokens hold against them).",
     )
 
     @field_validator("keywords")
@@ -215,23 +279,26 @@ class Unit(_Frozen):
 class Action(_Frozen):
     """The move to make (or to check)."""
 
-    kind: ActionKind = Field(
-        description="The move: charge, pile-in, consolidate or heroic-intervention."
+    kind: ActionKind = key("The move to make.", example="charge")
+    unit: str = key("The id of the unit that moves.", example="A", min_length=1)
+    targets: tuple[str, ...] = key(
+        "The ids of the enemy units the charge is declared against (a charge needs one).",
+        example=["B"],
+        default=(),
     )
-    unit: str = Field(min_length=1, description="The id of the unit that moves.", examples=["A"])
-    targets: tuple[str, ...] = Field(
-        default=(), description="Charge targets (unit ids); a charge needs one.", examples=[["B"]]
-    )
-    roll: int | None = Field(
+    roll: int | None = key(
+        "The charge roll, the dice total. Without it, a solve finds the smallest roll that "
+        "succeeds.",
+        example=7,
+        unit="in",
         default=None,
         ge=0,
         le=36,
-        description="The charge roll (the dice total, inches). Without it chargeopt finds the "
-        "minimum roll.",
-        examples=[7],
     )
-    charged: bool = Field(
-        default=False, description="Close-combat moves: the unit charged this turn."
+    charged: bool = key(
+        "Whether the unit made a charge move this turn (a unit that charged may pile in).",
+        example=True,
+        default=False,
     )
 
     @field_validator("roll", mode="before")
@@ -253,24 +320,61 @@ class Action(_Frozen):
 class Scenario(_Frozen):
     """A whole scenario, validated: ids unique, references resolved, ruleset supported."""
 
-    format: Literal[1] = Field(default=1, description="The file format version: 1.")
-    name: str = Field(default="", description="A title shown in the output.")
-    ruleset: tuple[str, ...] = Field(
+    format: Literal[1] = key(
+        "The version of the scenario format (only 1 exists).", example=1, default=1
+    )
+    name: str = key(
+        "A title for people, shown in summaries and results.",
+        example="Ten marines charge through a ruin",
+        default="",
+    )
+    ruleset: tuple[str, ...] = key(
+        "The rules to play by: an edition, or a list of an edition and the modifiers on top of it.",
+        example="40k-10e",
         min_length=1,
-        description="One edition, and modifiers after it: " + RULESET_CHOICES + ".",
-        examples=["40k-10e", ["40k-10e", "wtc-walls"]],
     )
-    board: Board = Field(description="The battlefield rectangle.")
-    terrain: tuple[Terrain, ...] = Field(default=(), description="Walls, floors and areas.")
-    units: tuple[Unit, ...] = Field(
-        min_length=1, description="Every unit on the table, the moving one and the others."
+    board: Board = key(
+        "The battlefield's size; the origin is its top-left corner, x to the right, y down.",
+        example={"width": 60.0, "height": 44.0},
     )
-    objectives: tuple[ObjectiveMarker, ...] = Field(
-        default=(), description="Objective markers (a 10th-edition consolidation may head for one)."
+    terrain: tuple[Terrain, ...] = key(
+        "The terrain pieces on the table: ruin walls and floors, impassable and difficult areas, "
+        "barricades.",
+        example=[
+            {
+                "id": "ruin-1-north",
+                "kind": "wall",
+                "path": [[20.0, 10.0], [30.0, 10.0]],
+                "thickness": 0.25,
+                "height": 5.0,
+            }
+        ],
+        default=(),
     )
-    action: Action = Field(description="The move to make.")
+    units: tuple[Unit, ...] = key(
+        "The units on the table: the one that moves and the others around it.",
+        example=[
+            {
+                "id": "A",
+                "owner": "attacker",
+                "keywords": ["INFANTRY"],
+                "base": "32mm",
+                "models": [{"id": "A1", "x": 12.0, "y": 20.0}],
+            }
+        ],
+        min_length=1,
+    )
+    objectives: tuple[ObjectiveMarker, ...] = key(
+        "The objective markers on the table (a 10th-edition consolidation may move toward one).",
+        example=[{"id": "obj-1", "x": 30.0, "y": 22.0}],
+        default=(),
+    )
+    action: Action = key(
+        "The move to make: its kind, the unit that moves and, for a charge, its targets and roll.",
+        example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 7},
+    )
 
-    @field_validator("ruleset", mode="before", json_schema_input_type=RulesetInput)
+    @field_validator("ruleset", mode="before", json_schema_input_type=RulesetId | RulesetList)
     @classmethod
     def _one_or_many(cls, value: object) -> object:
         return (value,) if isinstance(value, str) else value
@@ -319,7 +423,11 @@ class Scenario(_Frozen):
                     )
         actor = units[self.action.unit]
         if self.action.kind == ActionKind.CHARGE and not self.action.targets:
-            raise KeyPathError("action.targets", "a charge needs at least one target unit")
+            raise KeyPathError(
+                "action.targets",
+                "a charge needs at least one target unit",
+                'name the enemy unit it charges, e.g. targets = ["B"]',
+            )
         for ti, target in enumerate(self.action.targets):
             if target not in units:
                 raise KeyPathError(

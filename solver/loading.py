@@ -9,8 +9,9 @@ from chargeopt.models import load_scenario as load_scenario_document
 
 
 def load_checked_scenario(path: str | Path) -> Scenario:
-    """Read and validate a scenario file, then refuse models off the board, overlapping, or
-    inside walls at the start; raise ScenarioError naming the file and key path."""
+    """Read and validate a scenario file (`-`: standard input), then refuse models off the
+    board, overlapping, or inside walls at the start; raise ScenarioError naming the file and
+    key path."""
     scenario = load_scenario_document(path)
     from chargeopt.geometry.start_layout import check_start_layout
 

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from chargeopt.models import (
+    STDIN,
     ActionKind,
     ChargeoptError,
     IneligibleMoveError,
@@ -166,11 +167,11 @@ def solve(
 ) -> None:
     """Find the best legal placement for the scenario's move, or prove there is none.
 
-    SCENARIO is a .toml or .json file. Exit codes: 0 an answer (optimal, feasible, or
-    infeasible with its proof), 1 the answer failed the checker (a bug), 2 bad input, 3 no
-    answer and no proof within the time limit, 4 an internal error, 130 interrupted (the best
-    answer so far is printed first). The whole command keeps to --time-limit plus about a
-    second; on a terminal the stage it is in shows on stderr.
+    SCENARIO is a .toml or .json file, or - to read it from standard input. Exit codes: 0 an
+    answer (optimal, feasible, or infeasible with its proof), 1 the answer failed the checker
+    (a bug), 2 bad input, 3 no answer and no proof within the time limit, 4 an internal error,
+    130 interrupted (the best answer so far is printed first). The whole command keeps to
+    --time-limit plus about a second; on a terminal the stage it is in shows on stderr.
     """
     ctx = click.get_current_context()
     ctx.meta[JSON_ERRORS] = as_json
@@ -320,9 +321,14 @@ def check(
 
     A model of the acting unit that the result does not place is judged where it started (the
     output names it). Exit codes: 0 the placement is legal, 1 it breaks a rule, 2 bad input,
-    4 an internal error.
+    4 an internal error. Either file may be - to read it from standard input.
     """
     click.get_current_context().meta[JSON_ERRORS] = as_json
+    if scenario_file == result_file == STDIN:
+        raise ScenarioError(
+            document_name(STDIN),
+            [("", "only one of the two files can come from standard input", "name the other")],
+        )
     scenario = load_checked_scenario(scenario_file)
     result = load_result(result_file)
     _same_action(scenario, result, document_name(result_file))

@@ -22,7 +22,14 @@ from chargeopt.solver.interface.cli import main
 
 MALFORMED = REPO_ROOT / "tests" / "data" / "malformed"
 CASES = sorted(p.name.removesuffix(".expected") for p in MALFORMED.glob("*.expected"))
-SUBPROCESS_CASES = ["unknown-key-model.toml", "start-overlap.toml", "broken-syntax.json"]
+SUBPROCESS_CASES = [
+    "unknown-key-model.toml",
+    "start-overlap.toml",
+    "broken-syntax.json",
+    "nested-too-deep.json",
+    "floor-crosses-itself.toml",
+    "coordinate-absurd.toml",
+]
 
 
 def run(*args: str) -> Result:
@@ -48,7 +55,7 @@ def test_every_malformed_file_has_an_expected_message() -> None:
     """No malformed input sits in the folder untested."""
     inputs = {p.name for p in MALFORMED.iterdir() if p.suffix != ".expected"}
     assert inputs - set(CASES) == {"ok.toml", "ok.result.json"}
-    assert len(CASES) >= 36
+    assert len(CASES) >= 52
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -74,11 +81,11 @@ def test_installed_script_exits_2_without_traceback(case: str, in_malformed: Pat
 
 
 def test_missing_file_is_one_line_naming_it(in_malformed: Path) -> None:
-    """A scenario that does not exist is one `error:` line with its name, exit 2."""
+    """A scenario that does not exist is one `error:` line with its name and the fix, exit 2."""
     result = run("check", "no-such-scenario.toml", "ok.result.json")
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: no-such-scenario.toml: cannot open the file (No such file or directory)\n"
+        "error: no-such-scenario.toml: no such file; check the name and the folder it is in\n"
     )
 
 
