@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""Every character Python's `str.splitlines` breaks a line at."""
+
+
+def one_line(text: str) -> str:
+    """`text` with its line breaks written as escapes, so that a value quoted from a file can
+    never split a message into lines that do not start with `error:`."""
+    return "".join(f"\\u{ord(c):04x}" if c in LINE_BREAKS else c for c in text)
+
 
 class ChargeoptError(Exception):
     """Base class of every error chargeopt raises on purpose."""
@@ -39,7 +48,7 @@ class ScenarioError(ChargeoptError):
         out = []
         for key_path, problem, fix in self.problems:
             where = f"{self.file}: {key_path}" if key_path else self.file
-            out.append(f"{where}: {problem}" + (f"; {fix}" if fix else ""))
+            out.append(one_line(f"{where}: {problem}" + (f"; {fix}" if fix else "")))
         return out
 
 
