@@ -69,9 +69,15 @@ class MoveState:
         return self.precision_in / math.sqrt(2)
 
     def contact_tolerance_in(self, written: int = 1) -> float:
-        """The base-contact tolerance (contact, and how deep an overlap is allowed) between
-        two bases of which `written` (0, 1 or 2) stand where the placement writes them."""
+        """The base-contact tolerance (and how deep a base may overlap a wall or an impassable
+        area) between two shapes of which `written` (0, 1 or 2) stand where the placement
+        writes them."""
         return self.rules.base_contact_tolerance_in + written * self.error_in
+
+    def overlap_tolerance_in(self, written: int = 1) -> float:
+        """How deep two bases may overlap when `written` (0, 1 or 2) of them stand where the
+        placement writes them: the rules' numerical epsilon plus the rounding error."""
+        return self.rules.base_overlap_tolerance_in + written * self.error_in
 
     @property
     def unit(self) -> Unit:

@@ -83,6 +83,11 @@ def overlap_depths(a: Bases, b: Bases) -> np.ndarray:
     return out
 
 
+def depth_words(depth_in: float) -> str:
+    """How deep an overlap is, in words precise enough to show a thousandth of an inch."""
+    return f'{depth_in:.2f}"' if depth_in >= 0.01 else f'{depth_in:.4f}"'
+
+
 def barricade_crossings(
     a: Bases, b: Bases, battlefield: Battlefield, pairs: np.ndarray
 ) -> np.ndarray:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from chargeopt.geometry.footprints import Footprint
-from chargeopt.geometry.pairs import SAME_HEIGHT_IN, Bases, height_gaps, overlap_depths
+from chargeopt.geometry.pairs import SAME_HEIGHT_IN, Bases, depth_words, height_gaps, overlap_depths
 from chargeopt.geometry.pose import (
     KIND_WORDS,
     Surfaces,
@@ -86,11 +86,16 @@ def check_start_layout(
     ids = list(footprints)
     bases = Bases.of(list(footprints.values()))
     depth = overlap_depths(bases, bases)
-    overlapping = (depth > tolerance) & (height_gaps(bases, bases) < SAME_HEIGHT_IN)
+    overlapping = (depth > scenario.rules.base_overlap_tolerance_in) & (
+        height_gaps(bases, bases) < SAME_HEIGHT_IN
+    )
     for i, j in zip(*np.nonzero(np.triu(overlapping, k=1)), strict=True):
         first, second = sorted((ids[i], ids[j]), key=lambda m: where[m][:2])
         add(
-            second, 3, f'model {second!r} overlaps {first!r} by {depth[i, j]:.2f}"', "move it apart"
+            second,
+            3,
+            f"model {second!r} overlaps {first!r} by {depth_words(depth[i, j])}",
+            "move it apart",
         )
 
     if found:

@@ -149,7 +149,23 @@ class Result(_Doc):
         default=Status.FEASIBLE,
     )
     min_roll: int | None = key(
-        "The smallest charge roll that succeeds.", example=6, unit="in", default=None
+        "The smallest charge roll with a placement found (every larger roll succeeds too).",
+        example=6,
+        unit="in",
+        default=None,
+    )
+    min_roll_proven: bool | None = key(
+        "True when every smaller roll is proven to fail anywhere on the table; false when a "
+        "smaller roll is not ruled out (the minimum lies from min_roll_at_least to min_roll).",
+        example=True,
+        default=None,
+    )
+    min_roll_at_least: int | None = key(
+        "The smallest roll not ruled out on the whole table: min_roll when it is proven, "
+        "smaller when it is not.",
+        example=6,
+        unit="in",
+        default=None,
     )
     success_probability: float | None = key(
         "The chance of rolling at least min_roll, from 0 to 1.",

@@ -4,7 +4,9 @@ Readings chosen where the rules are silent (a tournament judge's reading):
 - Keywords are compared upper-case; BEAST and BEASTS are the same keyword.
 - Distances between models are edge to edge, horizontal; vertical separation is the difference
   of the heights they stand at. Base contact means an edge distance of at most
-  `base_contact_tolerance_in` and no overlap deeper than the same tolerance.
+  `base_contact_tolerance_in`; two bases never overlap (deeper than
+  `base_overlap_tolerance_in`, a numerical epsilon: a tolerance measures touching, it never
+  lets bases squeeze together).
 - Unit mates are not obstacles to each other's paths (they move one by one, in any order).
 - Barricades may be crossed; models on opposite sides of one (the segment between their
   centres crosses it) have the barricade engagement range.
@@ -63,6 +65,7 @@ class RuleSet:
     upper_floor_keywords: frozenset[str] = UPPER_FLOOR_KEYWORDS
     free_climb_in: float = 2.0
     base_contact_tolerance_in: float = 0.005
+    base_overlap_tolerance_in: float = 1e-6
     wtc_walls: bool = False
     wtc_wall_keywords: frozenset[str] = field(default=WTC_WALL_KEYWORDS)
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from chargeopt.geometry.start_layout import check_start_layout
 from chargeopt.models import ActionKind, Result, RuleSet, Scenario, UnsupportedRuleError
+from chargeopt.solver.core import clock
 from chargeopt.solver.forty_k.charge import solve_charge
 from chargeopt.solver.forty_k.consolidate import solve_consolidate
 from chargeopt.solver.forty_k.heroic_intervention import TENTH_EDITION, solve_heroic_intervention
@@ -72,5 +73,24 @@ def solve(
             WHY_NOT.get((kind, edition), f"'{kind}' under {edition} is not supported")
         )
     check_start_layout(scenario)
-    result = solver(scenario, opts)
+    with clock.opened(opts.time_limit_s) as work:
+        result = min_roll_verdict(solver(scenario, opts))
+    if work.safety is not None:
+        stats = {**result.stats, "wall_clock_safety": work.safety}
+        result = result.model_copy(update={"stats": stats})
     return verified(scenario, result) if opts.check else result
+
+
+def min_roll_verdict(result: Result) -> Result:
+    """The result with `min_roll_proven` and `min_roll_at_least` from how its solver settled
+    the minimum roll (`stats.min_roll_proven`, and `stats.min_roll_lower`, the smallest roll
+    the straight line leaves open): a minimum roll is proven only where every smaller roll
+    is proven to fail on the whole table."""
+    if result.min_roll is None:
+        return result
+    proven = bool(result.stats.get("min_roll_proven", False))
+    lower = result.stats.get("min_roll_lower")
+    at_least = result.min_roll if proven else lower if isinstance(lower, int) else None
+    if at_least is not None:
+        at_least = min(at_least, result.min_roll)
+    return result.model_copy(update={"min_roll_proven": proven, "min_roll_at_least": at_least})

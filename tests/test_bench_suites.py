@@ -43,7 +43,7 @@ def test_manifest_hashes_match_and_every_file_is_listed(name: str) -> None:
 
 def test_suite_sizes_and_known_answers() -> None:
     """quick-v1 has 5 small layouts with known answers; curated-v1 has an infeasible layout
-    and three proven optima; pile-in-v1 one optimum found by hand; scaling-v1 spans 10 to 40
+    and four proven optima (k8: seven 25mm bases fit around a 40mm one, never eight); pile-in-v1 one optimum found by hand; scaling-v1 spans 10 to 40
     models, four layouts each."""
     quick = load_suite(LAYOUTS / "quick-v1")
     assert [(lay.known, lay.base_contact) for lay in quick.layouts] == [
@@ -59,6 +59,7 @@ def test_suite_sizes_and_known_answers() -> None:
         "k1-ruin-tight-gap.toml": 3,
         "k5-oval-cavalry.toml": 2,
         "k6-hull-vehicle.toml": 1,
+        "k8-seven-around-40mm.toml": 7,
     }
     pile_in = load_suite(LAYOUTS / "pile-in-v1")
     assert [(lay.file, lay.base_contact) for lay in pile_in.layouts if lay.known != "open"] == [

@@ -4,12 +4,13 @@ distances a judge needs to see it. It shares geometry primitives with the solver
 its candidate or constraint code, so a solver bug cannot hide itself.
 
 Readings: base contact is an edge distance of at most `base_contact_tolerance_in` between
-models at the same height; overlaps count only between models at the same height (|dz| <
-0.01"); a model without a placement is judged where it started.
+models at the same height; two bases at the same height (|dz| < 0.01") never overlap deeper
+than `base_overlap_tolerance_in` (a numerical epsilon); a model without a placement is judged
+where it started.
 
 Precision: `precision_in` P judges positions measured to P (a summary's 0.01", a tape's 1 mm):
-base contact and overlap (of bases, and of a base with a wall, an impassable area or a
-barricade) within the tolerance plus the rounding error of each written position in the pair
+base contact, overlap of two bases, and overlap of a base with a wall, an impassable area or a
+barricade within their tolerances plus the rounding error of each written position in the pair
 (P/sqrt(2) each, `MoveState.contact_tolerance_in`); every other rule exactly as written. The
 default, 0, judges the positions exactly."""
 
@@ -35,6 +36,7 @@ from chargeopt.geometry.move_state import MoveState
 from chargeopt.geometry.pairs import (
     SAME_HEIGHT_IN,
     Bases,
+    depth_words,
     edge_distances,
     height_gaps,
     overlap_depths,
@@ -305,7 +307,7 @@ def _overlaps(move: MoveState) -> tuple[list[Violation], set[str]]:
     found: list[Violation] = []
     hit_others: set[str] = set()
     for bases, names, own in ((mine, move.ids, True), (others, move.others, False)):
-        tolerance = move.contact_tolerance_in(2 if own else 1)
+        tolerance = move.overlap_tolerance_in(2 if own else 1)
         depth = overlap_depths(mine, bases)
         deep = (depth > tolerance) & (height_gaps(mine, bases) < SAME_HEIGHT_IN)
         if own:
@@ -324,7 +326,7 @@ def _overlap(a: str, b: str, depth: float, tolerance: float) -> Violation:
         models=(a, b),
         distance_in=depth,
         limit_in=tolerance,
-        message=f'model {a!r} overlaps {b!r} by {depth:.2f}"',
+        message=f"model {a!r} overlaps {b!r} by {depth_words(depth)}",
     )
 
 

@@ -24,6 +24,7 @@ from chargeopt.solver.bounds.relaxation_words import explain
 from chargeopt.solver.bounds.relaxation_zones import zones
 from chargeopt.solver.bounds.ring_packing import finer_contact_ceiling, ring_packing_ceilings
 from chargeopt.solver.bounds.split_bound import split_contact_ceiling
+from chargeopt.solver.core import clock
 from chargeopt.solver.options import SolveOptions
 
 MIN_ROLL_S = 1.5
@@ -59,7 +60,7 @@ def certify(
     only a proof's second opinion may run briefly past it). `prior` is an answer to the same
     scenario already certified (the first answer of a refined solve): where it asks the same
     question, its certificate is taken instead of searched again (`_same_bound_question`)."""
-    started = time.perf_counter()
+    started, wall_started = clock.now(), time.perf_counter()
     seconds = max(0.0, deadline - started)
     z = zones(scenario, battlefield)
     board = (battlefield.width, battlefield.height)
@@ -165,13 +166,19 @@ def certify(
         update["status"] = Status.OPTIMAL if closed else Status.FEASIBLE
     elif result.status == Status.UNKNOWN:
         at = roll if roll is not None and result.min_roll is not None else max(dice_max, roll or 0)
-        v = prove(z, at, board, deadline - min_roll_share * seconds, **run)
-        stats["relaxation"].update(_facts(v))
-        _record_proof(v, stats)
-        if v.status == "infeasible":
-            update["status"] = Status.INFEASIBLE
-            update["proof"] = explain(v, z, scenario, at)
-            stats["bound_scope"] = "continuous"
+        asked = [at] + ([roll] if roll is not None and roll < at else [])
+        end = deadline - min_roll_share * seconds
+        for k, at in enumerate(asked):
+            now = clock.now()
+            v = prove(z, at, board, now + (end - now) / (len(asked) - k), **run)
+            stats["relaxation"].update(_facts(v))
+            _record_proof(v, stats)
+            if v.status == "infeasible":
+                update["status"] = Status.INFEASIBLE
+                update["proof"] = explain(v, z, scenario, at)
+                stats["bound_scope"] = "continuous"
+                stats["proof_roll"] = at
+                break
     elif result.status == Status.INFEASIBLE:
         stats["proof_confirmed_by"] = ["shapely"]
         stats["bound_scope"] = "continuous"
@@ -184,7 +191,7 @@ def certify(
         stats["min_roll_proof_confirmed_by"] = ["straight line"]
     elif result.min_roll is not None and result.min_roll - 1 >= scenario.rules.charge_dice:
         below = result.min_roll - 1
-        now = time.perf_counter()
+        now = clock.now()
         end = min(deadline, now + MIN_ROLL_SHARE * options.time_limit_s)
         v = prove(z, below, board, max(end, now + MIN_ROLL_S), **run)
         stats["min_roll_proven"] = v.status == "infeasible"
@@ -195,7 +202,7 @@ def certify(
             stats["min_roll_proof_disagreement"] = v.disagreement
     elif result.min_roll is not None:
         stats["min_roll_proven"] = True
-    spent = time.perf_counter() - started
+    spent = time.perf_counter() - wall_started
     stats["relaxation"]["seconds"] = round(spent, 3)
     stats["seconds"] = round(float(stats.get("seconds", 0.0)) + spent, 3)
     return result.model_copy(update=update)

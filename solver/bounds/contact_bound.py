@@ -18,12 +18,14 @@ from chargeopt.solver.core.candidates import Candidates
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 
 
-def kissing_capacity(target_radius_in: float, mover_radius_in: float, tolerance_in: float) -> int:
+def kissing_capacity(
+    target_radius_in: float, mover_radius_in: float, tolerance_in: float, overlap_in: float
+) -> int:
     """Most bases of radius `mover_radius_in` that can touch one of radius `target_radius_in`
-    without overlapping, loosened by the contact and overlap tolerance so it stays an upper
-    bound of what the checker accepts."""
+    without overlapping, loosened by the contact tolerance and the overlap the checker allows
+    so it stays an upper bound of what the checker accepts."""
     ring = target_radius_in + mover_radius_in + tolerance_in
-    half = max(mover_radius_in - tolerance_in / 2, 1e-9)
+    half = max(mover_radius_in - overlap_in / 2, 1e-9)
     if half >= ring:
         return 1
     return math.floor(math.pi / math.asin(half / ring) + 1e-9)
@@ -113,7 +115,9 @@ def _capacity_flow(scenario: Scenario, reachable: dict[str, set[str]]) -> int:
         owner, model = scenario.model_index[t]
         base = owner.base_of(model)
         capacity = (
-            kissing_capacity(base.radius_in, smallest, tolerance)
+            kissing_capacity(
+                base.radius_in, smallest, tolerance, scenario.rules.base_overlap_tolerance_in
+            )
             if all_round and isinstance(base, RoundBase)
             else len(unit.models)
         )

@@ -103,7 +103,7 @@ def _free_band(scenario: Scenario, r: float, outer: bool) -> BaseGeometry:
         for base in [u.base_of(o)]
         if isinstance(base, RoundBase)
         for reach in [
-            er if u.id in enemies and u.id not in targets else -rules.base_contact_tolerance_in
+            er if u.id in enemies and u.id not in targets else -rules.base_overlap_tolerance_in
         ]
     ]
     return band.difference(shapely.union_all(blocked)) if blocked else band

@@ -17,6 +17,7 @@ from chargeopt.geometry import Battlefield
 from chargeopt.models import Scenario
 from chargeopt.solver.bounds.engagement_regions import MARGIN_IN, engagement_regions
 from chargeopt.solver.bounds.ring_packing import applies
+from chargeopt.solver.core import clock
 
 SECONDS = 1.0
 """Cap on the independent-set solve; stopped early, its proven bound still holds."""
@@ -50,7 +51,7 @@ def pair_ceiling(
     (round bases on one level, no floors, not the WTC wall rule)."""
     if not applies(scenario, battlefield):
         return None
-    tolerance = scenario.rules.base_contact_tolerance_in
+    tolerance = scenario.rules.base_overlap_tolerance_in
     regions = engagement_regions(scenario, roll, outer=True)
     capable = tuple(regions)
     hulls = {
@@ -86,9 +87,7 @@ def _most_apart(capable: tuple[str, ...], clashes: list[Clash], seed: int) -> in
         model.AddBoolOr([x[c.first].Not(), x[c.second].Not()])
     model.Maximize(sum(x.values()))
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = SECONDS
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    if solver.StatusName(solver.Solve(model)) not in ("OPTIMAL", "FEASIBLE"):
+    status = clock.run(solver, model, SECONDS, seed=seed, where="pair ceiling")
+    if solver.StatusName(status) not in ("OPTIMAL", "FEASIBLE"):
         return len(capable)
     return min(len(capable), math.floor(solver.BestObjectiveBound() + 1e-9))

@@ -6,7 +6,6 @@ clashing groups alone and by HiGHS; any disagreement makes the verdict `unknown`
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +22,7 @@ from chargeopt.solver.bounds.relaxation import (
     start_cells,
 )
 from chargeopt.solver.bounds.relaxation_zones import Zones
+from chargeopt.solver.core import clock
 
 CONFIRM_SECONDS = 10.0
 CONFIRM_MIN_SECONDS = 2.0
@@ -53,12 +53,14 @@ class Verdict:
     notes: dict[str, object] = field(default_factory=dict)
 
 
-def _solver(seconds: float, workers: int, seed: int) -> cp_model.CpSolver:
-    s = cp_model.CpSolver()
-    s.parameters.max_time_in_seconds = max(0.05, seconds)
-    s.parameters.num_workers = max(1, min(2, workers))
-    s.parameters.random_seed = seed
-    return s
+def _run(model: cp_model.CpModel, seconds: float, workers: int, seed: int):
+    """(status name, solver) of `model` solved with `seconds` of the clock on at most two
+    workers."""
+    solver = cp_model.CpSolver()
+    status = clock.run(
+        solver, model, max(0.05, seconds), workers=min(2, workers), seed=seed, where="relaxation"
+    )
+    return solver.StatusName(status), solver
 
 
 def _splittable(cells: cl.Cells, used: list[int]) -> np.ndarray:
@@ -104,7 +106,7 @@ def _prove(z, roll, board, deadline, workers, seed) -> Verdict:
         if status not in ("OPTIMAL", "FEASIBLE"):
             return Verdict("unknown", **base)
         split = _splittable(cells, _used(r, solver))
-        if not len(split) or time.perf_counter() >= deadline:
+        if not len(split) or clock.now() >= deadline:
             return Verdict("feasible", **base)
         cells = cl.split(cells, split, ring_centres(z))
 
@@ -140,7 +142,7 @@ def _solve_with(
     r: Relaxed, on: set[str], deadline: float, workers: int, seed: int, seconds: float = 1e9
 ) -> tuple[str, cp_model.CpSolver]:
     """Solve with exactly the groups `on` switched on."""
-    end = min(deadline, time.perf_counter() + seconds)
+    end = min(deadline, clock.now() + seconds)
     return _solve_fixed(r.model.clone(), r, end, workers, seed, on)
 
 
@@ -151,9 +153,9 @@ def _core(r: Relaxed, deadline: float, workers: int, seed: int) -> tuple[str, ..
     names = {lit.Index(): name for name, lit in r.groups.items()}
     model = r.model.clone()
     model.AddAssumptions(list(r.groups.values()))
-    solver = _solver(min(ASSUMPTION_SECONDS, deadline - time.perf_counter()), workers, seed)
+    status, solver = _run(model, min(ASSUMPTION_SECONDS, deadline - clock.now()), workers, seed)
     core = set(r.groups)
-    if solver.StatusName(solver.Solve(model)) == "INFEASIBLE":
+    if status == "INFEASIBLE":
         found = {names[i] for i in solver.SufficientAssumptionsForInfeasibility() if i in names}
         core = found or core
     order = sorted(
@@ -163,7 +165,7 @@ def _core(r: Relaxed, deadline: float, workers: int, seed: int) -> tuple[str, ..
         ),
     )
     for name in order:
-        if time.perf_counter() >= deadline:
+        if clock.now() >= deadline:
             break
         status, _ = _solve_with(r, core - {name}, deadline, workers, seed, DROP_SECONDS)
         if status == "INFEASIBLE":
@@ -237,10 +239,10 @@ def _bound_terms(z, roll, reached: _Reached, found, deadline, workers, seed, pro
                 break
             if status not in ("OPTIMAL", "FEASIBLE"):
                 break
-            if time.perf_counter() < deadline:
+            if clock.now() < deadline:
                 best = min(best, _maximise(r, term, found, n, deadline, workers, seed, solver))
             split = _splittable(cells, _used(r, solver))
-            if best <= found[term] or not len(split) or time.perf_counter() >= end:
+            if best <= found[term] or not len(split) or clock.now() >= end:
                 break
             cells = reached.cells = cl.split(cells, split, ring_centres(z))
         proven[term] = best
@@ -256,8 +258,7 @@ def _solve_fixed(model, r: Relaxed, deadline: float, workers: int, seed: int, on
     on = set(r.groups) if on is None else on
     for name, lit in r.groups.items():
         model.Add(model.GetBoolVarFromProtoIndex(lit.Index()) == int(name in on))
-    solver = _solver(deadline - time.perf_counter(), workers, seed)
-    return solver.StatusName(solver.Solve(model)), solver
+    return _run(model, deadline - clock.now(), workers, seed)
 
 
 def _maximise(r: Relaxed, term: str, found, n: int, deadline, workers, seed, hint) -> int:
@@ -272,7 +273,7 @@ def _maximise(r: Relaxed, term: str, found, n: int, deadline, workers, seed, hin
             model.AddHint(
                 model.GetIntVarFromProtoIndex(i), hint.Value(r.model.GetIntVarFromProtoIndex(i))
             )
-    end = min(deadline, time.perf_counter() + MAXIMISE_SECONDS)
+    end = min(deadline, clock.now() + MAXIMISE_SECONDS)
     status, solver = _solve_fixed(model, r, end, workers, seed)
     if status not in ("OPTIMAL", "FEASIBLE"):
         return n
@@ -295,20 +296,24 @@ def _confirm(
 ) -> Verdict:
     """Rebuild the relaxation with only the core's groups and solve it with CP-SAT and with
     HiGHS: both must find it infeasible for the verdict to stand. Each gets what is left of
-    the time, but at least CONFIRM_MIN_SECONDS: a proof is worth a short overrun."""
+    the time, but at least CONFIRM_MIN_SECONDS: a proof is worth a short overrun. HiGHS
+    counts wall time, so it gets the safety net's multiple of that; stopped by it, it marks
+    the clock."""
     from chargeopt.solver.core.highs import solve_with_highs
 
-    seconds = min(CONFIRM_SECONDS, max(CONFIRM_MIN_SECONDS, deadline - time.perf_counter()))
+    seconds = min(CONFIRM_SECONDS, max(CONFIRM_MIN_SECONDS, deadline - clock.now()))
     r = build(z, grid, roll, only=set(core))
     model = r.model.clone()
     model.AddAssumptions(list(r.groups.values()))
     opinions: dict[str, str] = {}
-    status, _ = _solve_with(r, set(core), time.perf_counter() + seconds, 2, seed + 1)
+    status, _ = _solve_with(r, set(core), clock.now() + seconds, 2, seed + 1)
     opinions["cp-sat"] = status
     try:
-        opinions["highs"] = solve_with_highs(model, seconds).status
+        opinions["highs"] = solve_with_highs(model, seconds * clock.WALL_SAFETY).status
     except Exception as err:  # a converter refusal is reported, never taken as agreement
         opinions["highs"] = f"error: {err}"
+    if opinions["highs"] == "UNKNOWN":
+        clock.current().safety = clock.current().safety or "HiGHS's second opinion"
     agree = tuple(name for name, status in opinions.items() if status == "INFEASIBLE")
     if len(agree) == len(opinions):
         return Verdict("infeasible", core=core, confirmed_by=agree, **base)
@@ -322,7 +327,7 @@ def ceiling(z: Zones, roll: float, board: tuple[float, float], seconds: float) -
     r = build(z, start_cells(z, roll, *board), roll)
     model = r.model.clone()
     model.Maximize(r.contact)
-    status, solver = _solve_fixed(model, r, time.perf_counter() + seconds, 2, 0)
+    status, solver = _solve_fixed(model, r, clock.now() + seconds, 2, 0)
     if status not in ("OPTIMAL", "FEASIBLE"):
         return None
     return math.floor(solver.BestObjectiveBound() + 1e-6)

@@ -79,6 +79,7 @@ class Zones:
     k: int
     overlap_in: float  # two of the unit's centres closer than this surely overlap
     tolerance_in: float
+    base_overlap_in: float  # how deep two bases may overlap (the rules' epsilon)
 
 
 def zones(scenario: Scenario, battlefield: Battlefield) -> Zones:
@@ -89,10 +90,10 @@ def zones(scenario: Scenario, battlefield: Battlefield) -> Zones:
     inner = [inner_radius(b) for b in bases]
     outer = [b.circumradius_in for b in bases]
     tol = rules.base_contact_tolerance_in
+    sink = rules.base_overlap_tolerance_in
     er = rules.engagement_range_in
     er_far = rules.barricade_engagement_range_in if battlefield.barricades else er
     upper = rules.may_end_on_upper_floor(unit.keyword_set) and bool(battlefield.floors)
-    surfaces = [0.0] + ([f.height for f in battlefield.floors] if upper else [])
     tids = set(scenario.action.targets)
     forbidden: list[dict[str, BaseGeometry]] = []
     for r_in in inner:
@@ -108,7 +109,7 @@ def zones(scenario: Scenario, battlefield: Battlefield) -> Zones:
                 if other.id == unit.id:
                     continue
                 disks = [
-                    _inner_disk(m.x, m.y, r_in + inner_radius(other.base_of(m)) - tol - EPS_IN)
+                    _inner_disk(m.x, m.y, r_in + inner_radius(other.base_of(m)) - sink - EPS_IN)
                     for m in other.models
                     if abs(m.z) < 0.01
                 ]
@@ -118,9 +119,19 @@ def zones(scenario: Scenario, battlefield: Battlefield) -> Zones:
             if enemy.id in tids:
                 continue
             disks = [
-                _inner_disk(e.x, e.y, r_in + inner_radius(enemy.base_of(e)) + er - EPS_IN)
+                screened
                 for e in enemy.models
-                if all(abs(e.z - s) <= rules.engagement_vertical_in for s in surfaces)
+                for screened in [
+                    screen_zone(
+                        _inner_disk(e.x, e.y, r_in + inner_radius(enemy.base_of(e)) + er - EPS_IN),
+                        e.z,
+                        battlefield,
+                        rules.engagement_vertical_in,
+                        r_in,
+                        upper,
+                    )
+                ]
+                if screened is not None
             ]
             if disks:
                 groups[f"non-target:{enemy.id}"] = shapely.union_all(disks)
@@ -143,7 +154,7 @@ def zones(scenario: Scenario, battlefield: Battlefield) -> Zones:
             for b, base in enumerate(bases):
                 rho0 = max(0.0, inner[b] + inner_radius(t_base) - tol - EPS_IN)
                 rho1 = outer[b] + t_base.circumradius_in + tol + EPS_IN
-                kiss = _kiss(base, t_base, tol)
+                kiss = _kiss(base, t_base, tol, sink)
                 rings.append(Ring(True, b, tid, m.id, m.x, m.y, m.z, rho0, rho1, kiss))
                 rho1 = outer[b] + t_base.circumradius_in + er_far + EPS_IN
                 rings.append(Ring(False, b, tid, m.id, m.x, m.y, m.z, rho0, rho1, None))
@@ -178,18 +189,42 @@ def zones(scenario: Scenario, battlefield: Battlefield) -> Zones:
         er_in=er_far,
         coherency_in=rules.coherency_range_in,
         k=rules.coherency_neighbours(len(unit.models)),
-        overlap_in=2 * min(inner) - tol - EPS_IN,
+        overlap_in=2 * min(inner) - sink - EPS_IN,
         tolerance_in=tol,
+        base_overlap_in=sink,
     )
 
 
-def _kiss(base: object, target: object, tol: float) -> int | None:
+def screen_zone(
+    disk: BaseGeometry,
+    enemy_z: float,
+    battlefield: Battlefield,
+    vertical_in: float,
+    r_in: float,
+    upper: bool,
+) -> BaseGeometry | None:
+    """Where a centre is surely within engagement range of an enemy model standing at
+    `enemy_z`: its `disk`, less the footprint (grown by `r_in`) of every floor the mover may
+    stand on that is out of the enemy's vertical engagement range; None when the ground itself
+    is out of that range."""
+    if abs(enemy_z) > vertical_in:
+        return None
+    far = [
+        f.shape.buffer(r_in)
+        for f in battlefield.floors
+        if upper and abs(enemy_z - f.height) > vertical_in
+    ]
+    return disk - shapely.union_all(far) if far else disk
+
+
+def _kiss(base: object, target: object, tol: float, sink: float) -> int | None:
     """Most round bases of radius r touching a round base of radius R: their centres lie
-    within R + r + tol of its centre and at least 2r - tol apart, so consecutive ones are at
-    least 2 asin((2r - tol) / (2 (R + r + tol))) apart in angle. None unless both are round."""
+    within R + r + tol of its centre and at least 2r - sink apart (sink: the overlap allowed),
+    so consecutive ones are at least 2 asin((2r - sink) / (2 (R + r + tol))) apart in angle.
+    None unless both are round."""
     if not (isinstance(base, RoundBase) and isinstance(target, RoundBase)):
         return None
     r, big = base.radius_in, target.radius_in
     rho = big + r + tol + EPS_IN
-    half = (2 * r - tol - EPS_IN) / (2 * rho)
+    half = (2 * r - sink - EPS_IN) / (2 * rho)
     return math.floor(math.pi / math.asin(min(1.0, half)) + 1e-9)

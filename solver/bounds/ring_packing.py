@@ -14,7 +14,6 @@ judged from the cells' farthest points, and path lengths are lower bounds (see
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +28,7 @@ from chargeopt.models import RoundBase, Scenario
 from chargeopt.solver.bounds import cells as cl
 from chargeopt.solver.bounds.cell_reach import reachable, within_straight_reach
 from chargeopt.solver.bounds.relaxation_zones import GROW, QUAD_SEGS, Zones
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.cpsat_blocks import clique_cover
 
 ARC_IN = 0.02
@@ -75,7 +75,6 @@ k2's 286 settle at once); the count of models that reach the band at all still b
 engagement."""
 
 PACKING_SEARCH = {
-    "num_workers": 1,
     "cp_model_presolve": False,
     "cp_model_probing_level": 0,
     "use_sat_inprocessing": False,
@@ -222,7 +221,7 @@ def finer_contact_ceiling(
     if len(scenario.acting_unit.models) > FINE_MAX_MODELS or not applies(scenario, battlefield):
         return None
     for arc in FINE_ARCS_IN:
-        if ceiling <= found or time.perf_counter() >= deadline:
+        if ceiling <= found or clock.now() >= deadline:
             break
         packed = contact_ceiling(
             scenario, battlefield, z, roll, deadline, seed, ceiling, arc, MAX_FINE_CELLS
@@ -326,7 +325,11 @@ def pack(
     than cells (the same packings, far fewer variables)."""
     if not allowed.any():
         return 0
-    limits = {"max_cells": max_cells, "ceiling": ceiling, "overlap_in": z.tolerance_in + cl.EPS_IN}
+    limits = {
+        "max_cells": max_cells,
+        "ceiling": ceiling,
+        "overlap_in": z.base_overlap_in + cl.EPS_IN,
+    }
     solved = _solve_packing(cells, allowed, base_of, z, work, counted, at_least, **limits)
     if solved is None:
         return None
@@ -394,7 +397,7 @@ def _solve_packing(
     None when it is too large, out of time, or finds nothing."""
     used = np.flatnonzero(allowed.any(axis=0))
     deadline, dtime, seed = work
-    seconds = deadline - time.perf_counter()
+    seconds = deadline - clock.now()
     if len(used) > max_cells or seconds <= 0 or len(used) < at_least_total:
         return None
     sub, bases = cl.subset(cells, used), base_of[used]
@@ -435,12 +438,9 @@ def _solve_packing(
     model.Add(cp_model.LinearExpr.Sum(y) <= ceiling)
     model.Maximize(cp_model.LinearExpr.Sum(y))
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.max_deterministic_time = dtime
-    solver.parameters.random_seed = seed
     for name, value in PACKING_SEARCH.items():
         setattr(solver.parameters, name, value)
-    status = solver.Solve(model)
+    status = clock.run(solver, model, seconds, seed=seed, dtime=dtime, where="ring packing")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return solver, y, used

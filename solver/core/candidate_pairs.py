@@ -1,11 +1,10 @@
-"""Pair relations between candidates: which two bases would overlap if both were used, which stand
-within coherency range, and where two bases touching the same target may overlap by the
-measuring tolerance. Round pairs in closed form; bounds along the centres' line settle most
+"""Pair relations between candidates: which two bases would overlap if both were used, and
+which stand within coherency range (candidates stand on the written grid, so two that touch
+touch as written). Round pairs in closed form; bounds along the centres' line settle most
 others, shapely the rest."""
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,35 +14,10 @@ from shapely.geometry import Point, Polygon
 from chargeopt.geometry import Footprint
 from chargeopt.geometry.distance_matrix import pairs_within
 from chargeopt.models import OvalBase, RoundBase
-from chargeopt.solver.core.tolerances import CONTACT_GAP_IN, OVERLAP_MARGIN_IN, PAIR_MARGIN_IN
+from chargeopt.solver.core.tolerances import PAIR_MARGIN_IN
 
 if TYPE_CHECKING:
     from chargeopt.solver.core.candidates import Candidates
-
-
-def own_overlap_allowed_in(rules: object) -> float:
-    """How deep two round bases of the acting unit touching the same target model may overlap
-    on the candidates, where that lets more of them touch it (`fits_more_with_overlap`): the
-    checker reads 'never overlap' as no overlap deeper than the base-contact tolerance (the
-    same measuring slack as 'touching'), so the candidates use all of it but
-    `OVERLAP_MARGIN_IN` (which keeps it within the tolerance once the centres are rounded).
-    Without it, seven 25mm bases fit around a 40mm one where the checker accepts eight."""
-    return max(0.0, rules.base_contact_tolerance_in - OVERLAP_MARGIN_IN)
-
-
-def fits_more_with_overlap(mover_in: float, target_in: float, overlap_in: float) -> bool:
-    """Whether more round bases of radius `mover_in`, standing `CONTACT_GAP_IN` off a round
-    base of radius `target_in`, fit around it when neighbours may overlap by `overlap_in`
-    (n fit while 2 (R + r + gap) sin(pi / n) >= 2 r - overlap). Only there is the overlap
-    allowed: elsewhere it buys nothing and loosens the packings (measured on scaling-v1,
-    32mm around 32mm: c30-open-s1 1.39 times slower as a whole process, c30-open-s2's
-    engagement ceiling no longer proven in time)."""
-    ring = target_in + mover_in + CONTACT_GAP_IN
-
-    def fit(half_chord: float) -> int:
-        return math.floor(math.pi / math.asin(min(1.0, half_chord / ring)) + 1e-9)
-
-    return fit(mover_in - overlap_in / 2) > fit(mover_in)
 
 
 COARSE_SEGMENTS = 32
@@ -120,25 +94,9 @@ def near_pairs(c: Candidates, distance: float) -> np.ndarray:
     return pairs[np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j]) <= distance]
 
 
-def overlap_allowed(c: Candidates, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    """Per pair (i, j), how deep the two bases may overlap: `c.overlap_allowed_in` where both
-    touch a target model that `c.overlap_around` names for their base kinds, else 0."""
-    allowed = np.zeros(len(i))
-    if not c.overlap_around:
-        return allowed
-    may = [
-        frozenset(t for t in c.contact[k] if (t, c.base_of[k]) in c.overlap_around)
-        for k in range(len(c))
-    ]
-    shared = np.array([bool(may[a] & may[b]) for a, b in zip(i, j, strict=True)], dtype=bool)
-    allowed[shared] = c.overlap_allowed_in
-    return allowed
-
-
 def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray]:
-    """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used
-    (two bases touching one target model of `c.overlap_around`: deeper than
-    `c.overlap_allowed_in`), and pairs within coherency range of each other (horizontal and
+    """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used, and
+    pairs within coherency range of each other (horizontal and
     vertical), `PAIR_MARGIN_IN` inside it. Pairs of round bases use the closed form;
     otherwise bounds along the line between the centres settle most pairs and shapely
     measures only the rest."""
@@ -152,7 +110,6 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
     i, j = pairs[:, 0], pairs[:, 1]
     d = np.hypot(c.x[i] - c.x[j], c.y[i] - c.y[j])
     round_kind = np.array([isinstance(b, RoundBase) for b in c.base_keys])
-    allowed = overlap_allowed(c, i, j)
     if round_kind.all():
         low = high = d - outer[i] - outer[j]
     else:
@@ -163,12 +120,12 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
         low, high = d - hi_ - hj_, d - ri_ - rj_
         low[d < 1e-9] = high[d < 1e-9] = -1.0
     gap = low.copy()
-    unsure = ((low < -allowed) & (high >= -allowed)) | ((low <= limit) & (high > limit))
+    unsure = ((low < 0.0) & (high >= 0.0)) | ((low <= limit) & (high > limit))
     if unsure.any():
         gap[unsure] = _measured_gaps(c, i[unsure], j[unsure], limit)
-    gap = np.where(high < -allowed, -1.0, gap)
+    gap = np.where(high < 0.0, -1.0, gap)
     dz = np.abs(c.z[i] - c.z[j])
-    clash = (gap < -allowed) & (dz < 0.01)
+    clash = (gap < 0.0) & (dz < 0.01)
     conflicts = pairs[clash]
     near = ~clash & (np.maximum(gap, 0.0) <= limit) & (dz <= rules.coherency_vertical_in)
     return conflicts, pairs[near]

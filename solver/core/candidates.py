@@ -20,13 +20,15 @@ from chargeopt.geometry.distance_matrix import edge_distances, poses_polygons
 from chargeopt.geometry.obstacles import climbs_in
 from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import GameModel, OvalBase, RoundBase, Scenario, TerrainKind, Unit
-from chargeopt.solver.core.candidate_pairs import (
-    fits_more_with_overlap,
-    own_overlap_allowed_in,
-    pair_relations,
-)
+from chargeopt.solver.core.candidate_pairs import pair_relations
 from chargeopt.solver.core.candidate_points import raw_points
-from chargeopt.solver.core.tolerances import MARGIN_IN, ROLL_MARGIN_IN
+from chargeopt.solver.core.tolerances import (
+    APART_FIXED_IN,
+    FACING_DECIMALS,
+    JSON_DECIMALS,
+    MARGIN_IN,
+    ROLL_MARGIN_IN,
+)
 from chargeopt.solver.options import SolveOptions
 
 
@@ -47,8 +49,6 @@ class Candidates:
     reach: dict[str, np.ndarray] = field(default_factory=dict)  # model id -> move length (inf = no)
     conflicts: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
     coherent: np.ndarray = field(default_factory=lambda: np.empty((0, 2), int))
-    overlap_allowed_in: float = 0.0  # overlap of two bases touching one of `overlap_around`
-    overlap_around: frozenset[tuple[str, int]] = frozenset()  # (target model id, base index)
     memo: dict[object, object] = field(default_factory=dict, repr=False)
     _conflict_lists: list[np.ndarray] | None = field(default=None, repr=False)
     _coherent_lists: list[np.ndarray] | None = field(default=None, repr=False)
@@ -128,13 +128,11 @@ def generate(
     may_end: EndRule | None = None,
     extra: ExtraPoints | None = None,
     stays: bool = False,
-    own_overlap: bool = True,
 ) -> Candidates:
     """All candidates for the acting unit of a charge, filtered and with reach per model.
     Other moves toward the action's targets pass their own end rule (`may_end`), extra poses
     (`extra`, filtered like the rest), `stays` (every model's start pose is a candidate,
-    unfiltered: it passed the start-layout checks) and `own_overlap` (False: the unit's round
-    bases may not overlap at all, rather than by `own_overlap_allowed_in`)."""
+    unfiltered: it passed the start-layout checks, and only that model may end there)."""
     rules = scenario.rules
     unit = scenario.acting_unit
     around = surroundings(scenario)
@@ -161,10 +159,13 @@ def generate(
                 lattice=fi == 0,
             )
             if extra is not None:
-                pts = np.vstack([pts, extra(base, f, targets)])
+                pts = np.vstack([pts, grid_corners(extra(base, f, targets))])
+            if stays:
+                pts = np.vstack([pts, _starts_of(unit, base)])
             parts.append((bi, base, pts, np.full(len(pts), f)))
     cols: list[list[np.ndarray]] = [[] for _ in range(7)]
     for bi, base, pts, facing in parts:
+        pts = on_written_grid(pts)
         keep = standable(
             base, pts, facing, scenario, battlefield, around.fixed, non_target_enemies, upper
         )
@@ -201,19 +202,57 @@ def generate(
     for lengths in cands.reach.values():
         used |= np.isfinite(lengths)
     cands = subset(cands, np.flatnonzero(used))
-    overlap = own_overlap_allowed_in(rules) if own_overlap else 0.0
-    cands.overlap_around = frozenset(
-        (tid, b)
-        for t, (_, tid) in zip(targets, target_ids_list, strict=True)
-        for b, base in enumerate(bases)
-        if t.is_round
-        and isinstance(base, RoundBase)
-        and fits_more_with_overlap(base.radius_in, t.radius_in, overlap)
-    )
-    cands.overlap_allowed_in = overlap if cands.overlap_around else 0.0
+    if stays:
+        _keep_starts_own(cands, unit)
     if len(unit.models) > 1:
         cands.conflicts, cands.coherent = pair_relations(cands, rules)
     return cands
+
+
+def _starts_of(unit: Unit, base: object) -> np.ndarray:
+    """The start centres of the unit's models on `base`, as rows of raw points: written to the
+    grid, another model may end where one started."""
+    rows = [(m.x, m.y, m.z, -1.0, 0.0) for m in unit.models if unit.base_of(m) == base]
+    return np.array(rows, dtype=float).reshape(-1, 5)
+
+
+def on_written_grid(pts: np.ndarray) -> np.ndarray:
+    """Poses (rows x, y, ...) with x and y rounded as the result JSON writes them: an answer
+    over candidates is then written exactly as solved, and two bases that touch on the
+    candidates touch as written (none overlaps another)."""
+    out = np.array(pts, dtype=float, copy=True)
+    out[:, :2] = np.round(out[:, :2], JSON_DECIMALS)
+    return out
+
+
+def grid_corners(pts: np.ndarray) -> np.ndarray:
+    """Each pose (rows x, y, ...) at the four corners of the written grid's cell around it:
+    an extra spot drawn exactly at the edge of what is legal (a sliver's corner) keeps a
+    corner on the legal side, where rounding it to the nearest might step out."""
+    step = 10.0**-JSON_DECIMALS
+    rows = []
+    for fx in (np.floor, np.ceil):
+        for fy in (np.floor, np.ceil):
+            out = np.array(pts, dtype=float, copy=True)
+            out[:, 0] = fx(np.round(out[:, 0] / step, 6)) * step
+            out[:, 1] = fy(np.round(out[:, 1] / step, 6)) * step
+            rows.append(out)
+    return np.vstack(rows) if rows else pts
+
+
+def _keep_starts_own(c: Candidates, unit: Unit) -> None:
+    """Let only its own model end on a model's start pose: a model that stays is written
+    exactly where it started (off the written grid), another one there would be rounded."""
+    for m in unit.models:
+        here = (
+            (np.abs(c.x - m.x) <= 1e-9)
+            & (np.abs(c.y - m.y) <= 1e-9)
+            & (np.abs(c.z - m.z) <= 1e-9)
+            & (np.abs(c.facing - m.facing) <= 1e-9)
+        )
+        for other, lengths in c.reach.items():
+            if other != m.id:
+                lengths[here] = np.inf
 
 
 def _facings(base: object, unit: Unit, options: SolveOptions) -> list[float]:
@@ -223,7 +262,7 @@ def _facings(base: object, unit: Unit, options: SolveOptions) -> list[float]:
     start = own[0] if own else 0.0
     span = 180.0 if isinstance(base, OvalBase) else 360.0
     n = options.oval_facings
-    return [start + k * span / n for k in range(n)]
+    return [round(start + k * span / n, FACING_DECIMALS) for k in range(n)]
 
 
 def standable(
@@ -293,10 +332,11 @@ def standable(
                 - base.radius_in
                 - np.array([f.radius_in for f in fixed])
             )
-            clash = same_level & (gaps < 0.0) & np.array([f.is_round for f in fixed])[None, :]
-            clash |= same_level & (d <= 0.0) & ~np.array([f.is_round for f in fixed])[None, :]
+            round_fixed = np.array([f.is_round for f in fixed])[None, :]
+            clash = same_level & (gaps < APART_FIXED_IN) & round_fixed
+            clash |= same_level & (d < APART_FIXED_IN) & ~round_fixed
         else:
-            clash = same_level & (d <= 0.0)
+            clash = same_level & (d < APART_FIXED_IN)
         keep[idx[clash.any(axis=1)]] = False
     idx = np.flatnonzero(keep)
     if len(idx) and non_target_enemies:
@@ -460,6 +500,4 @@ def subset(c: Candidates, idx: np.ndarray) -> Candidates:
         c.ring[idx],
         c.angle[idx],
         {m: v[idx] for m, v in c.reach.items()},
-        overlap_allowed_in=c.overlap_allowed_in,
-        overlap_around=c.overlap_around,
     )

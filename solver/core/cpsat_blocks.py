@@ -10,7 +10,6 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import points_near
-from chargeopt.solver.core.candidate_pairs import overlap_allowed
 from chargeopt.solver.core.candidates import Candidates
 from chargeopt.solver.core.matching import FORBIDDEN, least_cost_pairs
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
@@ -105,7 +104,7 @@ def add_no_overlap(
     pm: PlacementModel, c: Candidates, anchor_step: float | None = None, maximal: bool = False
 ) -> int:
     """Forbid overlapping bases: AtMostOne over cliques of candidates inside a disk of radius
-    just under the smallest base radius (less half the overlap the candidates allow) around
+    just under the smallest base radius around
     lattice anchors, pairs for what is left; with
     `maximal`, over maximal cliques that hold every conflicting pair instead (a much tighter
     LP relaxation, see `overlap_cliques`). Returns the number of constraints posted."""
@@ -122,7 +121,7 @@ def add_no_overlap(
         return 0
     n = len(c)
     r_min = min(b.inradius_in for b in c.base_keys)
-    rho = r_min - c.overlap_allowed_in / 2 - 1e-3
+    rho = r_min - 1e-3
     step = anchor_step or rho * 0.6
     posted = 0
     covered = []
@@ -240,7 +239,7 @@ def _ring_arcs(
 
 def _maximal_arcs(c: Candidates, members: np.ndarray) -> list[np.ndarray]:
     """The maximal runs of consecutive ring points (in angle order, wrapping around) whose
-    bases pairwise overlap (deeper than the candidates allow, `overlap_allowed`), each found
+    bases pairwise overlap, each found
     once. A run that is a clique stays one without its
     first point, so the end of the run from point i+1 is never before that from point i."""
     k = len(members)
@@ -248,9 +247,7 @@ def _maximal_arcs(c: Candidates, members: np.ndarray) -> list[np.ndarray]:
         return []
     radii = np.array([c.base_keys[b].inradius_in for b in c.base_of[members]])
     gaps = np.hypot(c.x[members][:, None] - c.x[members], c.y[members][:, None] - c.y[members])
-    ii, jj = (a.ravel() for a in np.meshgrid(members, members, indexing="ij"))
-    allowed = overlap_allowed(c, ii, jj).reshape(k, k)
-    overlap = gaps - radii[:, None] - radii[None, :] < -allowed
+    overlap = gaps - radii[:, None] - radii[None, :] < 0.0
     arcs, last_end, end = [], -1, 0
     for i in range(k):
         end = max(end, i)

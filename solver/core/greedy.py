@@ -311,7 +311,8 @@ def best_completion(
         for r in range(len(order), -1, -1):
             if r < best_key[0]:
                 break
-            placed = complete(c, scenario, roll, {mid: packed[mid] for mid in order[:r]}, k)
+            kept = _unhemmed(c, scenario, roll, {mid: packed[mid] for mid in order[:r]})
+            placed = complete(c, scenario, roll, kept, k)
             if placed is None or not satisfies_all(c, scenario, placed, k):
                 continue
             key = (
@@ -324,6 +325,33 @@ def best_completion(
         if best_key[0] >= len(packed):
             break
     return best
+
+
+def _unhemmed(
+    c: Candidates, scenario: Scenario, roll: float, fixed: dict[str, int]
+) -> dict[str, int]:
+    """`fixed` less the models whose spots take every spot some other model could reach (a
+    model hemmed in by a packing that ignored it): for each such model, the fixed models on
+    spots overlapping its nearest reachable spot give way."""
+    out = dict(fixed)
+    conflicts = c.conflict_lists
+    for m in scenario.acting_unit.models:
+        if m.id in out:
+            continue
+        spots = np.flatnonzero(c.reach[m.id] <= roll - ROLL_MARGIN_IN)
+        if not len(spots):
+            continue
+        taken = {p: mid for mid, p in out.items()}
+        blocked = np.zeros(len(c), bool)
+        for p in taken:
+            blocked[conflicts[p]] = True
+            blocked[p] = True
+        if (~blocked[spots]).any():
+            continue
+        nearest = int(spots[np.argmin(c.reach[m.id][spots])])
+        for p in [nearest, *conflicts[nearest].tolist()]:
+            out.pop(taken.get(int(p), ""), None)
+    return out
 
 
 def improve_count(

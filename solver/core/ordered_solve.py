@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.candidates import Candidates
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
 from chargeopt.solver.core.cpsat_blocks import PlacementModel, assign_models
@@ -85,21 +86,23 @@ class _Runner:
         """Solve until the answer is one connected group. With `floor` (the value of a known
         connected placement), stop with status 'BOUNDED' once the solver proves nothing
         better than `floor` exists: its model relaxes connectivity, so the bound is valid.
-        With `steady`, the budget is that much of CP-SAT's deterministic time on one worker,
-        so that where the search stops does not depend on the machine or its load (`seconds`
-        stays a hard cap)."""
-        deadline = time.perf_counter() + seconds
+        With `steady`, the budget is also at most that much of CP-SAT's deterministic time, on
+        one worker."""
+        deadline = clock.now() + seconds
         while True:
             solver = cp_model.CpSolver()
-            solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-            solver.parameters.num_workers = self.workers if steady is None else 1
-            if steady is not None:
-                solver.parameters.max_deterministic_time = max(0.01, steady)
-            solver.parameters.random_seed = self.seed
             solver.parameters.cp_model_presolve = self.presolve
-            status = solver.StatusName(solver.Solve(self.pm.model))
+            code = clock.run(
+                solver,
+                self.pm.model,
+                max(0.01, deadline - clock.now()),
+                workers=self.workers if steady is None else 1,
+                seed=self.seed,
+                dtime=None if steady is None else max(0.01, steady),
+            )
+            status = solver.StatusName(code)
             if steady is not None:
-                steady -= solver.ResponseProto().deterministic_time
+                steady -= solver.deterministic_time
             if status not in ("OPTIMAL", "FEASIBLE"):
                 return status, [], solver
             if floor is not None and solver.BestObjectiveBound() <= floor + 1e-9:
@@ -110,7 +113,7 @@ class _Runner:
                 return status, used, solver
             self.cuts += add_connectivity_cuts(self.pm, groups, self.adjacency)
             _apply_hint(self.pm, used)
-            if time.perf_counter() >= deadline:
+            if clock.now() >= deadline:
                 return "UNKNOWN", [], solver
 
 
@@ -135,7 +138,7 @@ def solve_ordered(
     (a placement already known to satisfy every constraint, with its objective values) settles
     each stage whose ceiling it meets without calling the solver; `improve` turns each stage's
     answer into a better incumbent for the stages after it (a local search)."""
-    deadline = time.perf_counter() + time_limit_s
+    deadline = clock.now() + time_limit_s
     runner = _Runner(pm, adjacency, need_connected, seed, workers, presolve)
     best: dict[str, int] | None = incumbent[0] if incumbent is not None else None
     stages: list[StageOutcome] = []
@@ -155,7 +158,7 @@ def solve_ordered(
             )
             pm.model.Add(obj.expr == obj.ceiling)
             continue
-        remaining = deadline - time.perf_counter()
+        remaining = deadline - clock.now()
         if remaining <= 0.01:
             return SolveState(
                 best,
@@ -227,7 +230,7 @@ def _incumbent_value(
 
 def _stage(pm: PlacementModel, runner: _Runner, obj: Objective, budget: float, floor: float | None):
     """Solve one stage: the ceiling as a feasibility question first (briefly), else optimise."""
-    t_end = time.perf_counter() + budget
+    t_end = clock.now() + budget
     if obj.maximise and obj.ceiling is not None and (floor is None or floor < obj.ceiling):
         at_ceiling = pm.model.NewBoolVar(f"{obj.name}>=ceiling")
         pm.model.Add(obj.expr >= obj.ceiling).OnlyEnforceIf(at_ceiling)
@@ -242,7 +245,7 @@ def _stage(pm: PlacementModel, runner: _Runner, obj: Objective, budget: float, f
     else:
         pm.model.Minimize(obj.expr)
     steady = TIE_BREAK_DETERMINISTIC if obj.tie_break else None
-    status, used, solver = runner.run(max(0.05, t_end - time.perf_counter()), floor, steady)
+    status, used, solver = runner.run(max(0.05, t_end - clock.now()), floor, steady)
     if not used:
         return status, [], solver, 0.0, 0.0
     value = float(solver.Value(obj.expr))

@@ -22,7 +22,13 @@ from chargeopt.solver.core.candidates import (
     standable,
     surroundings,
 )
-from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN
+from chargeopt.solver.core.tolerances import (
+    APART_FIXED_IN,
+    APART_IN,
+    MARGIN_IN,
+    PAIR_MARGIN_IN,
+    ROLL_MARGIN_IN,
+)
 
 BISECTIONS = 12
 """Halvings of the slide back toward the start (a resolution of 1/4096 of the move)."""
@@ -165,7 +171,8 @@ class _Slide:
 
 
 class _Group:
-    """The unit with one model moving: no overlap with another model on its level, and
+    """The unit with one model moving: kept apart from every model on its level (as written:
+    `APART_IN`, less where either stands exactly where it started), and
     coherency (each model within range of k others, all in one group). Only the moving model's
     links change, so the other models' links, how many each has and the groups they make
     among themselves are found once: the unit is in one group when the moving model links to
@@ -180,6 +187,12 @@ class _Group:
         )
         self.x = np.array([poses[i].x for i in ids], dtype=float)
         self.y = np.array([poses[i].y for i in ids], dtype=float)
+        starts = [scenario.model_index[i][1] for i in ids]
+        self.start_x = np.array([m.x for m in starts], dtype=float)
+        self.start_y = np.array([m.y for m in starts], dtype=float)
+        self.stayed = (np.abs(self.x - self.start_x) <= 1e-9) & (
+            np.abs(self.y - self.start_y) <= 1e-9
+        )
         z = np.array([poses[i].z for i in ids])
         rise = np.abs(z[:, None] - z[None, :])
         self.others = np.arange(len(ids)) != me
@@ -198,7 +211,11 @@ class _Group:
     def holds(self, x: float, y: float, k: int) -> bool:
         me = self.me
         gap = np.hypot(x - self.x, y - self.y) - (self.radii[me] + self.radii)
-        if (gap < 0.0)[self.blocking].any():
+        home = abs(x - self.start_x[me]) <= 1e-9 and abs(y - self.start_y[me]) <= 1e-9
+        apart = np.where(self.stayed, APART_FIXED_IN, APART_IN)
+        if home:
+            apart = np.where(self.stayed, 0.0, APART_FIXED_IN)
+        if (gap < apart)[self.blocking].any():
             return False
         row = (gap <= self.within) & self.level
         row[me] = False

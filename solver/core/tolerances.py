@@ -2,8 +2,9 @@
 JSON rounds x and y to `JSON_STEP_IN`, the summary prints them to `SUMMARY_STEP_IN`, and a judge
 copying either onto the table must get a legal placement.
 
-Base contact and overlap are judged within a tolerance (the checker's `--precision` widens it
-by the rounding error); every other rule is judged exactly, so the solver keeps inside it:
+Base contact is judged within a tolerance and overlap within a numerical epsilon (the checker's
+`--precision` widens both by the rounding error); every other rule is judged exactly, so the
+solver keeps inside it (bases keep `APART_IN` apart):
 a written centre stands at most `WRITTEN_ERROR_IN` from the solver's pose, so a limit between
 one moved model and something that does not move keeps `MARGIN_IN`, and a limit between two
 moved models (coherency, 9th-edition fight support) keeps `PAIR_MARGIN_IN`."""
@@ -14,6 +15,12 @@ import math
 
 JSON_STEP_IN = 0.001
 """The result JSON writes x and y rounded to this."""
+JSON_DECIMALS = 3
+"""`JSON_STEP_IN` as decimals. Candidate positions stand on this grid (and their facings on
+`FACING_DECIMALS`), so an answer over them is written exactly as it was solved."""
+FACING_DECIMALS = 2
+"""A facing is written to 0.01 degree: its rounding moves the rim of a base 5" across by
+0.0004" at most."""
 SUMMARY_STEP_IN = 0.01
 """The summary prints x and y rounded to this (the precision a judge reads)."""
 WRITTEN_ERROR_IN = (JSON_STEP_IN + SUMMARY_STEP_IN) / 2 * math.sqrt(2)
@@ -46,12 +53,17 @@ plus the step from there, up to sqrt(2) written errors (0.011") longer."""
 
 CONTACT_GAP_IN = 0.0025
 """Contact candidates stand this far from the target's edge (the checker allows 0.005"): written
-to `JSON_STEP_IN` they stay within 0.0025 + 0.0007". Wide enough that eight 25mm bases around a
-40mm one need to overlap their neighbours by only 0.0030" (`OVERLAP_MARGIN_IN`)."""
+to `JSON_STEP_IN` they stay within 0.0025" +- 0.0007", touching and never overlapping."""
 
-OVERLAP_MARGIN_IN = 0.0015
-"""Kept inside the overlap the checker tolerates between two round bases of the unit: two
-centres rounded to `JSON_STEP_IN` come up to sqrt(2) * 0.001" closer."""
+APART_IN = 0.002
+"""Two bases of the unit keep at least this gap where the continuous steps (the polish, the
+repair) move them off the candidates' grid (bases never overlap, and the checker allows only
+a numerical epsilon): two centres rounded to `JSON_STEP_IN` come up to sqrt(2) * 0.001" =
+0.0014" closer, and two facings rounded to 0.01 degree move the rims by up to 0.0004" more.
+Candidates stand on the written grid, so two of them may touch exactly."""
+APART_FIXED_IN = 0.001
+"""A moved base keeps at least this gap to a base that does not move: one rounding, 0.0007",
+and one facing's, 0.0002"."""
 
 TOUCH_IN = 0.0015
 """Two bases of the unit count as in base contact (10th-edition fight support) up to the

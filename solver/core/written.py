@@ -11,13 +11,9 @@ from collections.abc import Iterable
 
 from chargeopt.models import GameModel, Placement
 from chargeopt.solver.core.polish import Pose
-from chargeopt.solver.core.tolerances import JSON_STEP_IN, SUMMARY_STEP_IN
+from chargeopt.solver.core.tolerances import FACING_DECIMALS, JSON_DECIMALS, SUMMARY_STEP_IN
 
-JSON_DECIMALS = round(-math.log10(JSON_STEP_IN))
 SUMMARY_DECIMALS = round(-math.log10(SUMMARY_STEP_IN))
-FACING_DECIMALS = 2
-"""A facing is written to 0.01 degree: its rounding moves the rim of a base 5" across by
-0.0004" at most."""
 STAYS_IN = 1e-9
 """A pose this close to the start (and at its height and facing) is the start."""
 

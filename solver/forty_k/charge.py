@@ -18,7 +18,7 @@ from chargeopt.solver.bounds.relaxation_zones import zones
 from chargeopt.solver.bounds.ring_packing import contact_ceiling
 from chargeopt.solver.bounds.split_bound import split_contact_ceiling
 from chargeopt.solver.core import candidates as cand
-from chargeopt.solver.core import progress
+from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
 from chargeopt.solver.core.ordered_solve import SolveState
@@ -26,7 +26,7 @@ from chargeopt.solver.core.polish import polish, poses_of
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.charge_packing import base_classes, packing_ceiling
 from chargeopt.solver.forty_k.charge_repair import repaired
-from chargeopt.solver.forty_k.charge_roll import first_feasible, roll_table, solve_at
+from chargeopt.solver.forty_k.charge_roll import roll_table, solve_at
 from chargeopt.solver.forty_k.contact_witness import contact_spots
 from chargeopt.solver.forty_k.engagement_spots import engagement_spots
 from chargeopt.solver.forty_k.placements import (
@@ -36,6 +36,7 @@ from chargeopt.solver.forty_k.placements import (
     stay_put,
 )
 from chargeopt.solver.forty_k.refine import REFINE_MIN_S, finer, keep_refined, may_refine
+from chargeopt.solver.forty_k.roll_search import RollOutcomes, search_min_roll
 from chargeopt.solver.options import SolveOptions
 
 GRID_SHARE = 0.6
@@ -55,16 +56,16 @@ def solve_charge(scenario: Scenario, options: SolveOptions, prior: Result | None
     the minimum roll, its chances and the base contact each larger roll buys, and certify it.
     A small unit's answer that is not proven best is solved again on finer candidates
     (`refine`), whose certificate starts from the first one (`prior`)."""
-    t0 = time.perf_counter()
-    result, battlefield = _grid_answer(scenario, options, t0)
+    t0, c0 = time.perf_counter(), clock.now()
+    result, battlefield = _grid_answer(scenario, options, t0, c0)
     progress.answer(result)
-    end = t0 + options.time_limit_s
+    end = c0 + options.time_limit_s
     progress.stage("certificate")
     first = certify(result, scenario, battlefield, options, end, prior)
     progress.answer(first)
-    left = end - time.perf_counter()
+    left = end - clock.now()
     if not may_refine(scenario, options) or first.status != Status.FEASIBLE or left < REFINE_MIN_S:
-        return repaired(first, scenario, battlefield, options, t0)
+        return repaired(first, scenario, battlefield, options, t0, c0)
     progress.stage("finer candidates")
     fine = solve_charge(scenario, replace(finer(options), time_limit_s=left), first)
     kept = fine if keep_refined(first, fine) else first
@@ -79,14 +80,15 @@ def solve_charge(scenario: Scenario, options: SolveOptions, prior: Result | None
         "certificate": "first" if "certificate_from" in fine.stats else "own",
     }
     stats["seconds"] = round(time.perf_counter() - t0, 3)
-    return repaired(kept.model_copy(update={"stats": stats}), scenario, battlefield, options, t0)
+    kept = kept.model_copy(update={"stats": stats})
+    return repaired(kept, scenario, battlefield, options, t0, c0)
 
 
 def _grid_answer(
-    scenario: Scenario, options: SolveOptions, t0: float
+    scenario: Scenario, options: SolveOptions, t0: float, c0: float
 ) -> tuple[Result, Battlefield]:
     """The best answer over the candidates, not yet certified, and the battlefield."""
-    deadline = t0 + options.time_limit_s * GRID_SHARE
+    deadline = c0 + options.time_limit_s * GRID_SHARE
     battlefield = Battlefield.from_scenario(scenario)
     rules = scenario.rules
     dice_max = 6 * rules.charge_dice
@@ -98,7 +100,7 @@ def _grid_answer(
     lower = max(rules.charge_dice, roll_lower_bound(scenario))
 
     def remaining(share: float) -> float:
-        return time.perf_counter() + (deadline - time.perf_counter()) * share
+        return clock.now() + (deadline - clock.now()) * share
 
     table_share = 0.3 if options.roll_table else 0.0
     more: dict[str, object] = {}
@@ -124,6 +126,7 @@ def _grid_answer(
 
         return show
 
+    outcomes = RollOutcomes(lower, dice_max)
     if given is not None:
         c, more = _with_spots(c, c_reach, scenario, battlefield, given, options, deadline)
         progress.stage(f"placing at roll {given}")
@@ -137,21 +140,21 @@ def _grid_answer(
             offer=offer(given),
         )
         found = final.assignment is not None
-        last = given if found else dice_max
+        if lower <= given <= dice_max:
+            outcomes.record(given, final.assignment, final.status == "INFEASIBLE")
         if not found and reach_in < dice_max:
             c_reach = dice_max
             c = cand.generate(scenario, battlefield, c_reach, options)
-        min_roll, first, settled = first_feasible(
-            c, scenario, options, range(lower, last + 1), remaining(0.5 if table_share else 1.0)
-        )
-        if min_roll is None and found:
-            min_roll, first, settled = given, final.assignment, False
+        progress.stage("minimum roll")
+        search_min_roll(c, scenario, options, outcomes, remaining(0.5 if table_share else 1.0))
+        min_roll, first = outcomes.first_placement()
+        if not found and min_roll is not None and min_roll <= given:
+            final = SolveState(first, [], "FEASIBLE")
         roll = given
     else:
         progress.stage("minimum roll")
-        min_roll, first, settled = first_feasible(
-            c, scenario, options, range(lower, dice_max + 1), remaining(0.4)
-        )
+        search_min_roll(c, scenario, options, outcomes, remaining(0.4))
+        min_roll, first = outcomes.first_placement()
         roll = min_roll
         if roll is not None:
             wider, more = _with_spots(c, c_reach, scenario, battlefield, roll, options, deadline)
@@ -171,8 +174,12 @@ def _grid_answer(
             if roll is not None
             else SolveState(None, [], "INFEASIBLE")
         )
-    proof_roll = max(dice_max, roll or 0) if min_roll is None else (roll or dice_max)
-    status, proof = _status(final, scenario, battlefield, proof_roll)
+    proof_rolls = [roll or dice_max] if min_roll is not None else [max(dice_max, roll or 0)]
+    if min_roll is None and roll is not None and roll < proof_rolls[0]:
+        proof_rolls.append(roll)
+    status, proof, proof_roll = _status(final, scenario, battlefield, proof_rolls)
+    if proof_roll is not None:
+        more = {**more, "proof_roll": proof_roll}
     if final.assignment:
         final_roll = roll if roll is not None else dice_max
         spots = assign_models(
@@ -201,16 +208,9 @@ def _grid_answer(
             "connectivity_cuts": final.cuts,
             "bound_scope": "candidates",
             "stages": [s.__dict__ for s in final.stages],
-            "min_roll_basis": (
-                f"rolls below {lower} cannot bring any model within engagement range of every "
-                f"target (straight-line edge distance); "
-                + (
-                    f"rolls {lower} to {min_roll - 1} found no placement on the candidates"
-                    if min_roll is not None and min_roll > lower
-                    else "none between"
-                )
-                + ("" if settled else "; some rolls ran out of time, so a smaller roll may work")
-            ),
+            "min_roll_basis": outcomes.basis(),
+            "min_roll_settled": outcomes.settled,
+            "min_roll_lower": lower,
             **more,
         },
     )
@@ -335,10 +335,13 @@ def _prob(fn, roll: int | None, dice: int) -> float | None:
     return None if roll is None else round(float(fn(roll, dice)), 4)
 
 
-def _status(state: SolveState, scenario: Scenario, battlefield: Battlefield, roll: int):
+def _status(state: SolveState, scenario: Scenario, battlefield: Battlefield, rolls: list[int]):
+    """The status of the grid's answer; without one, a proof at the first of `rolls` that
+    works (a proof at a larger roll covers every smaller one), and that roll."""
     if state.assignment is not None:
-        return (Status.OPTIMAL if state.status == "OPTIMAL" else Status.FEASIBLE), None
-    reason = charge_impossibility(scenario, battlefield, roll)
-    if reason is not None:
-        return Status.INFEASIBLE, reason
-    return Status.UNKNOWN, None
+        return (Status.OPTIMAL if state.status == "OPTIMAL" else Status.FEASIBLE), None, None
+    for roll in rolls:
+        reason = charge_impossibility(scenario, battlefield, roll)
+        if reason is not None:
+            return Status.INFEASIBLE, reason, roll
+    return Status.UNKNOWN, None, None

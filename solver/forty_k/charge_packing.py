@@ -9,6 +9,7 @@ from ortools.sat.python import cp_model
 
 from chargeopt.models import Scenario
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assign_models, assignment
 from chargeopt.solver.options import SolveOptions
 
@@ -82,8 +83,8 @@ def _packing(c, scenario, roll, options, kind, least_movement, least_contacts=0)
         pm.model.Add(sum(v for p, v in pm.y.items() if c.contact[p]) >= least_contacts)
     cap = CONTACT_PACKING_DETERMINISTIC if kind == "contact" else ENGAGED_PACKING_DETERMINISTIC
     cap = SETTLED_ENGAGED_PACKING_DETERMINISTIC if least_contacts else cap
-    solver = _packing_solver(options, cap, lp_search=bool(least_contacts))
-    status = solver.StatusName(solver.Solve(pm.model))
+    solver = _packing_solver(options, lp_search=bool(least_contacts))
+    status = solver.StatusName(_run(solver, pm.model, options, cap))
     if status not in ("OPTIMAL", "FEASIBLE"):
         return None, {}
     ceiling = int(np.floor(solver.BestObjectiveBound() + 1e-9))
@@ -93,8 +94,9 @@ def _packing(c, scenario, roll, options, kind, least_movement, least_contacts=0)
         pm.model.Minimize(
             sum(int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items())
         )
-        second = _packing_solver(options, PACKING_TIE_BREAK_DETERMINISTIC)
-        if second.StatusName(second.Solve(pm.model)) in ("OPTIMAL", "FEASIBLE"):
+        second = _packing_solver(options)
+        tie_break = _run(second, pm.model, options, PACKING_TIE_BREAK_DETERMINISTIC)
+        if second.StatusName(tie_break) in ("OPTIMAL", "FEASIBLE"):
             solver = second
     used = [p for p, v in pm.y.items() if solver.Value(v)]
     fixed = {mid: p for mid, xs in pm.x.items() for p, v in xs.items() if solver.Value(v)}
@@ -102,24 +104,24 @@ def _packing(c, scenario, roll, options, kind, least_movement, least_contacts=0)
     return ceiling, placed
 
 
-def _packing_solver(
-    options: SolveOptions, steady: float, lp_search: bool = False
-) -> cp_model.CpSolver:
+def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, options: SolveOptions, steady: float):
+    """Solve with `steady` units of deterministic time at most (a quarter of the time limit
+    caps it too), on one worker."""
+    return clock.run(solver, model, options.time_limit_s / 4, seed=options.seed, dtime=steady)
+
+
+def _packing_solver(options: SolveOptions, lp_search: bool = False) -> cp_model.CpSolver:
     """Packing models are small: one worker without presolve, probing or SAT inprocessing
     answers fastest (measured: probing off took the contact packing of 12 benchmark layouts
     from 0.005-1.98 s to 0.006-1.55 s; inprocessing off then halved the deterministic time of
     the 44 contact and engagement packings of the pile-in, scaling and curated suites, 10.3 s
     to 4.7 s, and proved three contact packings that ran out of their cap). `steady` caps it
-    in deterministic time; a quarter of the time limit stays a hard cap. `lp_search` branches
+    in deterministic time (`_run`). `lp_search` branches
     on the LP (see `SETTLED_ENGAGED_PACKING_DETERMINISTIC`)."""
     solver = cp_model.CpSolver()
-    solver.parameters.max_deterministic_time = steady
-    solver.parameters.max_time_in_seconds = options.time_limit_s / 4
-    solver.parameters.num_workers = 1
     solver.parameters.cp_model_presolve = False
     solver.parameters.cp_model_probing_level = 0
     solver.parameters.use_sat_inprocessing = False
-    solver.parameters.random_seed = options.seed
     if lp_search:
         solver.parameters.search_branching = cp_model.LP_SEARCH
     return solver

@@ -8,7 +8,7 @@ import time
 from chargeopt.geometry import Battlefield
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Result, Scenario, Status
-from chargeopt.solver.core import progress
+from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.polish import Pose, polish
 from chargeopt.solver.core.tolerances import SUMMARY_STEP_IN
 from chargeopt.solver.core.written import printed
@@ -27,14 +27,20 @@ and each repacking of the front (`engaged_repair._repack`) about a second."""
 
 
 def repaired(
-    result: Result, scenario: Scenario, battlefield: Battlefield, options: SolveOptions, t0: float
+    result: Result,
+    scenario: Scenario,
+    battlefield: Battlefield,
+    options: SolveOptions,
+    t0: float,
+    c0: float,
 ) -> Result:
     """The answer with models added within engagement range by the continuous repair
     (`engaged_repair`, at most REPAIR_SHARE of the time limit) where it is not proven best on
     engagement and time is left; its status becomes `optimal` where the repaired counts meet
-    the bound."""
+    the bound. `t0` is when the solve began on the wall (for its timings), `c0` on the
+    solver's clock (for its budget)."""
     found, top = result.objective.get("engaged"), result.bound.get("engaged")
-    end = t0 + options.time_limit_s
+    end = c0 + options.time_limit_s
     if (
         not options.repair
         or result.status != Status.FEASIBLE
@@ -42,7 +48,7 @@ def repaired(
         or found is None
         or top is None
         or found >= top
-        or end - time.perf_counter() < REPAIR_MIN_S
+        or end - clock.now() < REPAIR_MIN_S
         or not repair_applies(scenario, battlefield)
     ):
         return result
@@ -78,7 +84,7 @@ def repaired(
         {p.model: p.contact[0] for p in result.placements if p.contact},
         roll,
         int(top),
-        min(end, started + REPAIR_SHARE * options.time_limit_s),
+        min(end, clock.now() + REPAIR_SHARE * options.time_limit_s),
         lambda trial, at_least: legal(placements_at(scenario, battlefield, trial), at_least),
     )
     stats = dict(result.stats)

@@ -15,6 +15,7 @@ from chargeopt.models import Scenario
 from chargeopt.solver.bounds.contact_bound import contact_capacity_ceiling, straight_line_ceilings
 from chargeopt.solver.bounds.split_bound import split_contact_ceiling
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.coherency_constraints import (
     add_coherency,
     add_layer_separators,
@@ -179,7 +180,7 @@ def solve_at(
         objectives,
         adjacency,
         roll=roll,
-        time_limit_s=max(0.05, deadline - time.perf_counter()),
+        time_limit_s=max(0.05, deadline - clock.now()),
         seed=options.seed,
         workers=options.workers,
         presolve=options.presolve,
@@ -236,8 +237,10 @@ def best_legal(c, scenario, starts, k):
 
 def roll_table(c, scenario, options, rolls: range, deadline: float, previous=None):
     """Best base contact at each roll in `rolls` (each roll gets an equal share of the time
-    left). Once a proven count meets the ceiling of the largest roll, every larger roll has
-    that count too. Returns the table entries and whether every roll got an answer."""
+    left). A placement at one roll is legal at every larger one, so a count never falls as the
+    roll grows: a roll cut short keeps the count below it, unproven. Once a proven count meets
+    the ceiling of the largest roll, every larger roll has that count too. Returns the table
+    entries and whether every roll got an answer."""
     entries: list[dict[str, object]] = []
     settled = True
     top = packing_ceiling(c, scenario, rolls[-1], options, "contact")[0] if len(rolls) else None
@@ -245,7 +248,7 @@ def roll_table(c, scenario, options, rolls: range, deadline: float, previous=Non
         if entries and entries[-1]["proven"] and entries[-1]["base_contact"] == top:
             entries.append({"roll": roll, "base_contact": top, "proven": True})
             continue
-        share = (deadline - time.perf_counter()) / (len(rolls) - i)
+        share = (deadline - clock.now()) / (len(rolls) - i)
         if share <= 0.01:
             settled = False
             break
@@ -255,42 +258,21 @@ def roll_table(c, scenario, options, rolls: range, deadline: float, previous=Non
             roll,
             options,
             full=False,
-            deadline=time.perf_counter() + share,
+            deadline=clock.now() + share,
             previous=previous,
         )
+        below = int(entries[-1]["base_contact"]) if entries else 0
         if state.assignment is None:
             settled &= state.status == "INFEASIBLE"
+            if entries:
+                entries.append({"roll": roll, "base_contact": below, "proven": False})
             continue
         previous = state.assignment
         entries.append(
             {
                 "roll": roll,
-                "base_contact": int(state.stages[0].value),
+                "base_contact": max(below, int(state.stages[0].value)),
                 "proven": state.status == "OPTIMAL",
             }
         )
     return entries, settled
-
-
-def first_feasible(c, scenario, options, rolls: range, deadline: float):
-    """The smallest roll in `rolls` with a legal placement on the candidates (heuristics
-    first; CP-SAT is asked only for some legal placement), that placement, and whether every
-    smaller roll was settled (found infeasible rather than out of time)."""
-    settled = True
-    for i, roll in enumerate(rolls):
-        share = (deadline - time.perf_counter()) / (len(rolls) - i)
-        if share <= 0.01:
-            return None, None, False
-        state = solve_at(
-            c,
-            scenario,
-            roll,
-            options,
-            full=False,
-            feasibility=True,
-            deadline=time.perf_counter() + share,
-        )
-        if state.assignment is not None:
-            return roll, state.assignment, settled
-        settled &= state.status == "INFEASIBLE"
-    return None, None, settled

@@ -23,6 +23,7 @@ from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.coherency_constraints import add_coherency, neighbours
 from chargeopt.solver.core.cpsat_blocks import (
     MOVE_SCALE,
@@ -419,7 +420,7 @@ def solve_discrete(
         objs,
         adjacency,
         roll=move.limit_in,
-        time_limit_s=max(0.05, deadline - time.perf_counter()),
+        time_limit_s=max(0.05, deadline - clock.now()),
         seed=options.seed,
         workers=REPEATABLE_WORKERS,
         presolve=options.presolve,

@@ -13,7 +13,7 @@ import numpy as np
 from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.geometry.fight import Reading, fight_eligibility
 from chargeopt.models import ActionKind, Placement, Result, ResultAction, Scenario, Status
-from chargeopt.solver.core import progress
+from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.polish import Pose, polish, poses_of
 from chargeopt.solver.core.tolerances import KEPT_IN, MARGIN_IN, PAIR_KEPT_IN
 from chargeopt.solver.core.written import written_pose
@@ -41,7 +41,7 @@ def solve_close(move: CloseMove, options: SolveOptions) -> Result:
     engagement range of an enemy unit, no model moves, except that a consolidation may then
     go toward the closest objective marker."""
     t0 = time.perf_counter()
-    deadline = t0 + options.time_limit_s
+    deadline = clock.now() + options.time_limit_s
     scenario = move.scenario
     goal = Goal()
     progress.stage("placing")

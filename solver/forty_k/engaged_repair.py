@@ -11,7 +11,6 @@ repaired layout must pass: a repair can only fail, never break a rule."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -26,6 +25,7 @@ from chargeopt.models import RoundBase, Scenario, TerrainKind
 from chargeopt.solver.bounds.contact_bound import engagement_reach_in
 from chargeopt.solver.bounds.engagement_regions import engagement_regions
 from chargeopt.solver.bounds.ring_packing import applies
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.polish import Pose
 from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.packing_seeds import SEED_DTIME, Seeds, packed_seeds
@@ -56,6 +56,12 @@ REPACK_TRIES = 3
 c30-walls-s1 two starts in three squeeze into a legal layout with an 18th model. Where no
 packing is found (CP-SAT proves there is none, or runs out of work) no other seed is tried:
 on c20-open-s2 and c40-walls-s1 none of five seeds found one."""
+
+ATTEMPT_COST_S = 0.05
+SQUEEZE_COST_S = 0.3
+"""What one model's attempt and one squeeze of a packed front are charged on the solver's
+clock (`solver.core.clock`: the repair's least squares are not CP-SAT's work; about what
+each takes on the reference machine)."""
 
 Accept = Callable[[dict[str, Pose], int], bool]
 """Whether repaired poses are legal, have at least as many models in base contact as the answer
@@ -107,9 +113,10 @@ def repair_engaged(
         here = {m: Point(poses[m].x, poses[m].y) for m in waiting}
         spots = {m: nearest_points(regions[m].area, here[m])[0] for m in waiting}
         for mid in sorted(waiting, key=lambda m: spots[m].distance(here[m])):
-            if len(engaged) >= ceiling or time.perf_counter() >= deadline:
+            if len(engaged) >= ceiling or clock.now() >= deadline or clock.overrun("repair"):
                 return Repair(poses, tuple(added)) if added else None
             for spot in (spots[mid], regions[mid].area.representative_point()):
+                clock.spend(ATTEMPT_COST_S)
                 trial = layout.attempt(poses, mid, (spot.x, spot.y), engaged, contact)
                 moved = None if trial is None else _moved(scenario, battlefield, poses, trial, roll)
                 if moved is not None and accept(moved, len(engaged) + 1):
@@ -142,15 +149,16 @@ def _repack(
     the answer had; the caller names them)."""
     scenario, battlefield, roll = layout.scenario, layout.battlefield, layout.roll
     added: list[str] = []
-    while len(engaged) < ceiling and time.perf_counter() < deadline:
+    while len(engaged) < ceiling and clock.now() < deadline and not clock.overrun("repair"):
         moved = None
         for seed in range(REPACK_TRIES):
             work = (deadline, SEED_DTIME, seed)
             seeds = packed_seeds(scenario, battlefield, roll, len(contact), len(engaged) + 1, work)
             if seeds is None:
                 break
+            clock.spend(SQUEEZE_COST_S)
             moved = _squeezed(layout, poses, engaged, seeds, accept)
-            if moved is not None or time.perf_counter() >= deadline:
+            if moved is not None or clock.now() >= deadline:
                 break
         if moved is None:
             break

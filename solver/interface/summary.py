@@ -78,12 +78,20 @@ def minimum_roll_line(result: Result) -> str | None:
         if "provisional" in result.stats:
             return "Minimum roll: not worked out before the solve stopped"
         top = 6 * charge_dice(result)
-        if result.status == Status.INFEASIBLE and result.proof:
+        covered = result.stats.get("proof_roll", top)
+        if result.status == Status.INFEASIBLE and result.proof and covered >= top:
             return f"Minimum roll: none; no roll up to {top} makes this charge"
+        if result.status == Status.INFEASIBLE and result.proof:
+            return f"Minimum roll: none found up to {top}; the proof covers rolls up to {covered}"
         return f"Minimum roll: none found up to {top}"
     chance = result.success_probability or 0.0
     reroll = result.success_probability_reroll or 0.0
-    return f"Minimum roll {result.min_roll}: {chance:.1%} on {dice}, {reroll:.1%} with a re-roll"
+    line = f"Minimum roll {result.min_roll}: {chance:.1%} on {dice}, {reroll:.1%} with a re-roll"
+    if result.min_roll_proven is False:
+        low = result.min_roll_at_least
+        span = low is not None and low < result.min_roll
+        line += f" (not proven: the minimum is {low} to {result.min_roll})" if span else ""
+    return line
 
 
 def outcome_lines(result: Result) -> list[str]:
@@ -214,6 +222,12 @@ def summarise_result(result: Result) -> str:
             cut.get("by"), cut.get("stage"), cut.get("seconds", 0.0), cut.get("limit_s", 0.0)
         )
         lines.append(f"{stopped}: the best placement so far, checked, not proven best")
+    safety = result.stats.get("wall_clock_safety")
+    if safety:
+        lines.append(
+            f"The machine was too slow for the time limit ({safety} stopped on the wall clock): "
+            "a second run may answer differently; give it more time for a repeatable answer"
+        )
     if result.proof:
         lines.append(f"Proof: {result.proof}")
     basis = str(result.stats.get("min_roll_basis", ""))
@@ -221,7 +235,7 @@ def summarise_result(result: Result) -> str:
     if minimum:
         lines.append(minimum)
         proven = result.status == Status.INFEASIBLE and result.proof
-        if basis and not proven and (result.min_roll is None or "ran out of time" in basis):
+        if basis and not proven and (result.min_roll is None or result.min_roll_proven is False):
             lines.append("  " + "; ".join(p for p in basis.split("; ") if p != "none between"))
     lines += roll_table(result)
     lines += outcome_lines(result)

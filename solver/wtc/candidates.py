@@ -96,8 +96,10 @@ def _token_candidates(scenario: Scenario, battlefield: Battlefield, roll_max: fl
             far = np.hypot(xy[:, None, 0] - start[None, :, 0], xy[:, None, 1] - start[None, :, 1])
             xy = xy[(far <= roll_max + 1e-9).any(axis=1)]
             for z in sorted({t.z for t in around.targets} | {0.0}):
-                pts = np.column_stack(
-                    (xy, np.full(len(xy), z), np.full(len(xy), -1.0), np.zeros(len(xy)))
+                pts = cand.on_written_grid(
+                    np.column_stack(
+                        (xy, np.full(len(xy), z), np.full(len(xy), -1.0), np.zeros(len(xy)))
+                    )
                 )
                 keep = cand.standable(
                     base,
@@ -167,8 +169,6 @@ def _merge(a: cand.Candidates, b: cand.Candidates) -> cand.Candidates:
         np.concatenate([a.ring, b.ring]),
         np.concatenate([a.angle, b.angle]),
         {m: np.concatenate([a.reach[m], b.reach[m]]) for m in a.reach},
-        overlap_allowed_in=a.overlap_allowed_in,
-        overlap_around=a.overlap_around,
     )
 
 

@@ -18,6 +18,7 @@ from ortools.sat.python import cp_model
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenario, Status
 from chargeopt.solver.bounds.contact_bound import roll_lower_bound
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.coherency_constraints import (
     add_coherency,
     add_gapless_layers,
@@ -56,7 +57,7 @@ def solve_wtc_charge(scenario: Scenario, options: SolveOptions) -> Result:
     not apply (said in `stats["wtc_walls"]`), else the charge under the rule. Without a roll,
     the smallest roll that charges (normally or under the rule) is solved."""
     t0 = time.perf_counter()
-    deadline = t0 + options.time_limit_s
+    deadline = clock.now() + options.time_limit_s
     battlefield = Battlefield.from_scenario(scenario)
     lower = max(scenario.rules.charge_dice, roll_lower_bound(scenario))
     given = options.roll if options.roll is not None else scenario.action.roll
@@ -86,11 +87,11 @@ def solve_wtc_charge(scenario: Scenario, options: SolveOptions) -> Result:
         scenario, battlefield, roll, engaged, options, _share(deadline, DECISION_SHARE)
     )
     if not decision.applies:
-        rest = max(0.5, deadline - time.perf_counter())
+        rest = max(0.5, deadline - clock.now())
         short = decision.case == "roll_too_short"
         normal = solve_charge(scenario, replace(options, time_limit_s=rest * (0.5 if short else 1)))
         if normal.status == Status.INFEASIBLE and short:
-            left = max(MIN_SWEEP_SECONDS, deadline - time.perf_counter())
+            left = max(MIN_SWEEP_SECONDS, deadline - clock.now())
             return _with_rule_min_roll(
                 scenario, battlefield, options, normal, decision, given, _after(left)
             )
@@ -130,7 +131,7 @@ def _smallest_roll(scenario, battlefield, options, first: int, deadline: float) 
     top = 6 * scenario.rules.charge_dice
     rolls = range(max(first, roll_lower_bound(scenario)), top + 1)
     for roll in rolls:
-        left = deadline - time.perf_counter()
+        left = deadline - clock.now()
         if left <= 0.05:
             return None
         quick, _, _ = normal_charge_at(scenario, roll, options, _after(left / 3))
@@ -142,15 +143,15 @@ def _smallest_roll(scenario, battlefield, options, first: int, deadline: float) 
 
 
 def _after(seconds: float) -> float:
-    return time.perf_counter() + seconds
+    return clock.now() + seconds
 
 
 def _share(deadline: float, fraction: float) -> float:
-    return max(0.5, (deadline - time.perf_counter()) * fraction)
+    return max(0.5, (deadline - clock.now()) * fraction)
 
 
 def _at(deadline: float, fraction: float) -> float:
-    return time.perf_counter() + (deadline - time.perf_counter()) * fraction
+    return clock.now() + (deadline - clock.now()) * fraction
 
 
 def _first_roll(scenario, battlefield, options, rolls: range, deadline: float):
@@ -158,7 +159,7 @@ def _first_roll(scenario, battlefield, options, rolls: range, deadline: float):
     succeeds) at which the rule applies and a placement under it exists on the candidates,
     with the decision; None if none (or out of time)."""
     for i, roll in enumerate(rolls):
-        share = (deadline - time.perf_counter()) / (len(rolls) - i)
+        share = (deadline - clock.now()) / (len(rolls) - i)
         if share <= 0.05:
             return None
         decision = decide(scenario, battlefield, roll, None, options, share / 2)
@@ -166,7 +167,7 @@ def _first_roll(scenario, battlefield, options, rolls: range, deadline: float):
             continue
         wc = wallc.generate(scenario, battlefield, roll, options)
         state = charge_under_rule(
-            wc, scenario, roll, options, time.perf_counter() + share / 2, feasibility=True
+            wc, scenario, roll, options, clock.now() + share / 2, feasibility=True
         )
         if state.assignment is not None:
             return roll, decision
@@ -264,7 +265,7 @@ def charge_under_rule(
         objectives,
         adjacency,
         roll=roll,
-        time_limit_s=max(0.05, deadline - time.perf_counter()),
+        time_limit_s=max(0.05, deadline - clock.now()),
         seed=options.seed,
         workers=REPEATABLE_WORKERS,
         presolve=options.presolve,

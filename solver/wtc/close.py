@@ -28,6 +28,7 @@ from chargeopt.geometry.fight import fight_eligibility
 from chargeopt.geometry.token_engagement import charged_by, token_pairs, tokens_now
 from chargeopt.models import ActionKind, Result, Scenario
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.ordered_solve import REPEATABLE_WORKERS, SolveState, solve_ordered
 from chargeopt.solver.core.tolerances import MARGIN_IN, ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.close_fight import CloseAnswer, _ceilings, build, objectives
@@ -51,7 +52,7 @@ def solve_wtc_close(
     if not tokens_now(scenario, {}, battlefield):
         return plain(scenario, options)
     t0 = time.perf_counter()
-    deadline = t0 + options.time_limit_s
+    deadline = clock.now() + options.time_limit_s
     move = CloseMove(scenario, battlefield)
     if scenario.action.kind == ActionKind.PILE_IN and not token_pairs(scenario, {}, battlefield):
         require_pile_in(move)
@@ -76,7 +77,7 @@ def solve_wtc_close(
             objs,
             adjacency,
             roll=move.limit_in,
-            time_limit_s=max(0.05, deadline - time.perf_counter()),
+            time_limit_s=max(0.05, deadline - clock.now()),
             seed=options.seed,
             workers=REPEATABLE_WORKERS,
             presolve=options.presolve,

@@ -11,7 +11,6 @@ charge, since only the walls differ. Floors stay: a token needs a vertical wall 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 
 import shapely
@@ -21,6 +20,7 @@ from shapely.ops import nearest_points
 from chargeopt.geometry import Battlefield, Footprint, edge_distance, free_space
 from chargeopt.geometry.paths import legal_move_length
 from chargeopt.models import Result, Scenario, Status, TerrainKind
+from chargeopt.solver.core import clock
 from chargeopt.solver.options import SolveOptions
 
 REGION_QUAD_SEGS = 64
@@ -166,7 +166,7 @@ def decide(
     dist = distances(scenario, battlefield, 6 * rules.charge_dice)
     words = _distance_words(scenario, dist)
     open_field, in_the_open, proof = normal_charge_at(
-        without_walls(scenario), roll, options, time.perf_counter() + time_limit_s
+        without_walls(scenario), roll, options, clock.now() + time_limit_s
     )
     if open_field == "impossible":
         return WallRuleDecision(

@@ -75,16 +75,17 @@ def test_overlapping_models_name_both() -> None:
     ) == ["s.toml: units[0].models[1]: model 'A2' overlaps 'A1' by 0.21\"; move it apart"]
 
 
-def test_overlap_within_tolerance_is_contact() -> None:
-    """An overlap of 0.004" (under the 0.005" tolerance) is base contact, not a problem."""
-    check_start_layout(
-        scenario(
-            [
-                {"id": "A1", "x": 10.0, "y": 10.0},
-                {"id": "A2", "x": 10.0 + 2 * R32 - 0.004, "y": 10.0},
-            ]
-        )
-    )
+def test_touching_bases_are_contact_and_overlapping_ones_are_refused() -> None:
+    """Bases touching exactly are base contact; an overlap of 0.004" (under the 0.005" contact
+    tolerance, which measures touching) is refused with its depth to a ten-thousandth."""
+    touching = [
+        {"id": "A1", "x": 10.0, "y": 10.0},
+        {"id": "A2", "x": 10.0 + 2 * R32, "y": 10.0},
+    ]
+    check_start_layout(scenario(touching))
+    touching[1]["x"] -= 0.004
+    with pytest.raises(ScenarioError, match=r"model 'A2' overlaps 'A1' by 0\.0040\""):
+        check_start_layout(scenario(touching))
 
 
 WALL = {

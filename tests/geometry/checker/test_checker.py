@@ -89,10 +89,29 @@ def test_two_models_into_contact_are_legal() -> None:
     assert check_placement(TWO_ON_TWO, [at("A1", CONTACT_X, 10.0), at("A2", CONTACT_X, 11.5)]) == []
 
 
-def test_overlap_within_tolerance_is_base_contact() -> None:
-    """Ending 0.004" into the target's base (under the 0.005" tolerance) is legal contact,
-    and its path is measured, not refused."""
-    assert check_placement(ONE_ON_ONE, [at("A1", CONTACT_X + 0.004, 10.0, contact=("B1",))]) == []
+def test_bases_never_overlap_not_even_within_the_contact_tolerance() -> None:
+    """Ending 0.004" into the target's base is an overlap (bases never overlap; the 0.005"
+    tolerance measures touching), 0.000001" into it is still touching, and 0.004" short of
+    it is base contact."""
+    found = check_placement(ONE_ON_ONE, [at("A1", CONTACT_X + 0.004, 10.0, contact=("B1",))])
+    assert [(v.kind, v.models) for v in found] == [("overlap", ("A1", "B1"))]
+    assert found[0].distance_in == pytest.approx(0.004)
+    assert found[0].message == "model 'A1' overlaps 'B1' by 0.0040\""
+    touching = [at("A1", CONTACT_X + 0.000001, 10.0, contact=("B1",))]
+    assert check_placement(ONE_ON_ONE, touching) == []
+    assert check_placement(ONE_ON_ONE, [at("A1", CONTACT_X - 0.004, 10.0, contact=("B1",))]) == []
+
+
+def test_unit_mates_may_not_overlap_by_the_contact_tolerance() -> None:
+    """Two marines touching B1 that overlap each other by 0.003" break the overlap rule;
+    0.0005" apart they do not."""
+    x = CONTACT_X
+    half = 32 / 25.4 / 2
+    for gap, kinds in ((-0.003, ["overlap"]), (0.0005, [])):
+        y2 = 10.0 + 2 * half + gap
+        placement = [at("A1", x, 10.0, contact=("B1",)), at("A2", x, y2)]
+        found = check_placement(TWO_ON_TWO, placement)
+        assert [v.kind for v in found if v.kind == "overlap"] == kinds
 
 
 def test_moved_too_far() -> None:

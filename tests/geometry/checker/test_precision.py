@@ -41,12 +41,12 @@ def test_error_of_a_written_position() -> None:
 @pytest.mark.parametrize(
     ("depth", "precision", "found"),
     [
-        (0.004, 0.0, []),  # within the 0.005" tolerance, as today
-        (0.009, 0.0, ["overlap"]),  # 0.009 > 0.005
-        (0.009, 0.001, ["overlap"]),  # 0.009 > 0.005 + 0.000707
-        (0.009, 0.01, []),  # 0.009 <= 0.005 + 0.00707 = 0.01207
-        (0.012, 0.01, []),
-        (0.0125, 0.01, ["overlap"]),  # 0.0125 > 0.01207
+        (0.0000009, 0.0, []),  # a numerical epsilon: 0.000001"
+        (0.004, 0.0, ["overlap"]),  # bases never overlap, not even by the contact tolerance
+        (0.0007, 0.001, []),  # 0.0007 <= 0.000001 + 0.000707
+        (0.0008, 0.001, ["overlap"]),
+        (0.007, 0.01, []),  # 0.007 <= 0.000001 + 0.00707
+        (0.0072, 0.01, ["overlap"]),
     ],
 )
 def test_overlap_with_a_model_that_does_not_move(
@@ -69,10 +69,10 @@ def test_base_contact_within_the_rounding_error(gap: float, found: list[str]) ->
         assert kinds(exact) == ["false_contact"]
 
 
-@pytest.mark.parametrize(("depth", "found"), [(0.019, []), (0.0195, ["overlap"])])
+@pytest.mark.parametrize(("depth", "found"), [(0.014, []), (0.0145, ["overlap"])])
 def test_overlap_of_two_written_positions(depth: float, found: list[str]) -> None:
     """A1 and A2 both touch their targets and overlap each other by `depth`: two written
-    positions, so 0.005 + 2 * 0.00707 = 0.01914" is allowed at 0.01"."""
+    positions, so 0.000001 + 2 * 0.00707 = 0.01414" is allowed at 0.01"."""
     a1 = Placement(model="A1", x=CONTACT_X, y=10.0)
     a2 = Placement(model="A2", x=CONTACT_X, y=10.0 + D - depth)
     assert kinds(check_placement(TWO_ON_TWO, [a1, a2], precision_in=0.01)) == found
@@ -139,9 +139,9 @@ def _files(tmp_path: Path, depth: float) -> tuple[str, str]:
 
 
 def test_cli_check_at_the_summarys_precision(tmp_path: Path) -> None:
-    """0.009" inside B1: exact it is an overlap (exit 1), at 0.01" legal with the line saying
+    """0.007" inside B1: exact it is an overlap (exit 1), at 0.01" legal with the line saying
     what was judged how (exit 0), and --json carries the precision."""
-    scenario, result = _files(tmp_path, 0.009)
+    scenario, result = _files(tmp_path, 0.007)
     runner = CliRunner()
     exact = runner.invoke(main, ["check", scenario, result])
     assert exact.exit_code == 1
@@ -162,8 +162,8 @@ def test_cli_check_at_the_summarys_precision(tmp_path: Path) -> None:
 
 
 def test_cli_precision_in_millimetres(tmp_path: Path) -> None:
-    """--precision 1mm is 1/25.4 = 0.03937": 0.03" inside B1 is within 0.005 + 0.02784."""
-    scenario, result = _files(tmp_path, 0.03)
+    """--precision 1mm is 1/25.4 = 0.03937": 0.0275" inside B1 is within 0.000001 + 0.02784."""
+    scenario, result = _files(tmp_path, 0.0275)
     runner = CliRunner()
     got = runner.invoke(main, ["check", scenario, result, "--precision", "1mm", "--json"])
     assert got.exit_code == 0, got.output

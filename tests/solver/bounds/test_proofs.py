@@ -105,3 +105,64 @@ def test_tight_gap_is_found_or_unknown_never_infeasible() -> None:
     assert result.status != Status.INFEASIBLE
     if result.status in (Status.OPTIMAL, Status.FEASIBLE):
         assert check_placement(s, result.placements, roll=12) == []
+
+
+def _fence(roll: int):
+    """A1 and A2 at (10, 15) and (8.6, 15) charge B1 at (18, 15); twelve non-target C models
+    stand 1.3" apart on x = 14 from y = 8 to 22.3, so no base passes between them. The spots
+    within 1" of B1 that a straight move of up to 7" reaches lie within 1" of C (within
+    2.26" of a C centre), and any legal path must go round the fence's ends, more than 1" from
+    every C model: 19" or more."""
+    fence = [(14.0, 8.0 + 1.3 * i) for i in range(12)]
+    return make_scenario([(10.0, 15.0), (8.6, 15.0)], {"B": [(18.0, 15.0)], "C": fence}, roll=roll)
+
+
+def test_a_non_target_fence_is_proven_impossible_by_the_legal_paths() -> None:
+    """Every model's end region (within 1" of B, off the bases, more than 1" from C) is farther
+    than any roll along legal paths (they may not cross within 1" of C): infeasible for every
+    roll up to 12, in words, before any search runs out of time."""
+    from chargeopt.geometry import Battlefield
+    from chargeopt.solver.bounds.proofs import no_model_reaches_engagement
+
+    s = _fence(7)
+    bf = Battlefield.from_scenario(s)
+    words = no_model_reaches_engagement(s, bf, 12)
+    assert words is not None
+    assert 'within 1" of non-target C' in words and "A1 19." in words and "A2 19." in words
+    assert no_model_reaches_engagement(s, bf, 22) is None
+    result = solve(s, time_limit=10)
+    assert result.status == Status.INFEASIBLE
+    assert result.min_roll is None
+    assert result.stats["proof_roll"] == 12
+    assert 'paths may not cross within 1" of a unit that is not a target' in (result.proof or "")
+
+
+def test_the_path_proof_never_refutes_a_charge_that_exists() -> None:
+    """With a roll of 22 a model walks round the fence: the proof stays silent and the solve
+    finds the charge (the proof's lengths are lower bounds)."""
+    result = solve(_fence(22), time_limit=10)
+    assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
+    assert result.objective["engaged"] >= 1
+    assert result.violations == ()
+
+
+def test_a_screen_below_an_unreachable_floor_still_screens() -> None:
+    """The straight-line proof at roll 6 with non-target C beside B: a floor 6" up elsewhere on
+    the table (out of C's vertical engagement range) no longer switches the screen off."""
+    floor = {
+        "id": "f1",
+        "kind": "floor",
+        "path": [[30.0, 2.0], [40.0, 2.0], [40.0, 8.0], [30.0, 8.0]],
+        "height": 6.0,
+    }
+    s = make_scenario(
+        [(10.0, 15.0)],
+        {"B": [(18.0, 15.0)], "C": [(13.92, 15.0)]},
+        roll=6,
+        terrain=[floor],
+    )
+    from chargeopt.geometry import Battlefield
+    from chargeopt.solver.bounds.proofs import charge_impossibility
+
+    words = charge_impossibility(s, Battlefield.from_scenario(s), 6)
+    assert words is not None and "non-target C" in words

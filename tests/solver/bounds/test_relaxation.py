@@ -4,7 +4,6 @@ CP-SAT and HiGHS), and that it never rules out a placement the checker accepts."
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -22,6 +21,7 @@ from chargeopt.solver.bounds.relaxation import max_hops
 from chargeopt.solver.bounds.relaxation_solve import bound, ceiling, prove
 from chargeopt.solver.bounds.relaxation_words import explain
 from chargeopt.solver.bounds.relaxation_zones import zones
+from chargeopt.solver.core import clock
 
 R25, R32, R40 = (mm / 25.4 / 2 for mm in (25, 32, 40))
 
@@ -29,7 +29,7 @@ R25, R32, R40 = (mm / 25.4 / 2 for mm in (25, 32, 40))
 def _prove(s: Scenario, roll: int, seconds: float = 30.0):
     bf = Battlefield.from_scenario(s)
     z = zones(s, bf)
-    return prove(z, roll, (bf.width, bf.height), time.perf_counter() + seconds, workers=2), z
+    return prove(z, roll, (bf.width, bf.height), clock.now() + seconds, workers=2), z
 
 
 @pytest.mark.parametrize(
@@ -130,10 +130,11 @@ def test_tight_gap_is_never_infeasible() -> None:
     assert v.status != "infeasible"
 
 
-def test_eight_25mm_bases_touch_a_40mm_base_within_tolerance() -> None:
-    """floor(pi / asin(r / (R + r))) = 7, but with the 0.005" contact and overlap tolerance
-    eight 25mm bases fit (chord 0.9824" >= 2r - 0.005"): the checker accepts them, and the
-    relaxation's bound is exactly 8."""
+def test_eight_25mm_bases_never_fit_around_a_40mm_base() -> None:
+    """floor(pi / asin(r / (R + r + 0.005))) = 7: eight 25mm bases on a ring 0.004" off the
+    40mm base overlap their neighbours (chord 0.9824" < 2r = 0.9843"), which the checker
+    refuses (bases never overlap). The relaxation, loosened by its cells' epsilon, never bounds
+    below the 7 that fit (the solve proves 7 from the kissing number: test_charge.py)."""
     attackers = [(14.0 + 1.9 * (i % 5), 10.0 + 1.9 * (i // 5)) for i in range(10)]
     s = make_scenario(attackers, {"B": [(20.0, 16.0)]}, base="25mm", enemy_base="40mm", roll=12)
     rho = R40 + R25 + 0.004
@@ -146,17 +147,17 @@ def test_eight_25mm_bases_touch_a_40mm_base_within_tolerance() -> None:
     ]
     pts += [(pts[0][0] - 0.6, pts[0][1] - 1.1), (pts[0][0] + 0.6, pts[0][1] - 1.1)]
     placements = [Placement(model=f"A{i + 1}", x=x, y=y) for i, (x, y) in enumerate(pts)]
-    assert check_placement(s, placements, roll=12) == []
+    assert {v.kind for v in check_placement(s, placements, roll=12)} == {"overlap"}
     bf = Battlefield.from_scenario(s)
     v = bound(
         zones(s, bf),
         12,
         (bf.width, bf.height),
-        {"base_contact": 8, "engaged": 10},
-        time.perf_counter() + 20,
+        {"base_contact": 7, "engaged": 10},
+        clock.now() + 20,
         workers=2,
     )
-    assert v.contact_bound == 8
+    assert v.contact_bound in (7, 8)
 
 
 @st.composite
@@ -210,7 +211,7 @@ def test_relaxation_keeps_every_legal_placement(
     )
     note(f"{s.model_dump_json(exclude_defaults=True)} contacts={contacts}")
     z = zones(s, bf)
-    v = prove(z, roll, (bf.width, bf.height), time.perf_counter() + 2.0, workers=2)
+    v = prove(z, roll, (bf.width, bf.height), clock.now() + 2.0, workers=2)
     assert v.status != "infeasible"
     top = ceiling(z, roll, (bf.width, bf.height), 5.0)
     assert top is None or top >= contacts

@@ -6,7 +6,6 @@ placement's counts."""
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 from builders import eight_around_one, make_scenario, sampled_layouts
@@ -22,6 +21,7 @@ from chargeopt.solver.bounds.contact_bound import straight_line_ceilings
 from chargeopt.solver.bounds.pair_ceiling import pair_ceiling
 from chargeopt.solver.bounds.relaxation_zones import zones
 from chargeopt.solver.bounds.ring_packing import finer_contact_ceiling, ring_packing_ceilings
+from chargeopt.solver.core import clock
 
 R32 = 32 / 25.4 / 2
 D32 = 2 * R32
@@ -29,7 +29,7 @@ D32 = 2 * R32
 
 def _ceilings(s: Scenario, roll: float) -> dict[str, int | None] | None:
     bf = Battlefield.from_scenario(s)
-    packed = ring_packing_ceilings(s, bf, zones(s, bf), roll, time.perf_counter() + 30)
+    packed = ring_packing_ceilings(s, bf, zones(s, bf), roll, clock.now() + 30)
     return None if packed is None else packed.bounds
 
 
@@ -169,9 +169,7 @@ def test_ceilings_hold_every_legal_placement(case: tuple[Scenario, list[Placemen
     assert found["engaged"] is None or found["engaged"] >= engaged
     bf = Battlefield.from_scenario(s)
     n = len(s.acting_unit.models)
-    finer = finer_contact_ceiling(
-        s, bf, zones(s, bf), roll, time.perf_counter() + 30, 0, n, contacts
-    )
+    finer = finer_contact_ceiling(s, bf, zones(s, bf), roll, clock.now() + 30, 0, n, contacts)
     assert finer is not None and finer >= contacts
     pairs = pair_ceiling(s, bf, roll)
     assert pairs is not None and pairs.engaged >= engaged

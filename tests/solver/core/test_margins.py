@@ -18,10 +18,11 @@ from chargeopt.models import Status
 from chargeopt.solver import SolveOptions, solve
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core.tolerances import (
+    APART_FIXED_IN,
+    APART_IN,
     CONTACT_GAP_IN,
     JSON_STEP_IN,
     MARGIN_IN,
-    OVERLAP_MARGIN_IN,
     PAIR_MARGIN_IN,
     ROLL_MARGIN_IN,
     SUMMARY_STEP_IN,
@@ -40,15 +41,18 @@ WALL = {
 def test_margins_cover_the_written_error() -> None:
     """A printed centre stands at most (0.0005 + 0.005) * sqrt(2) = 0.00778" off the solver's
     pose: one such error fits in MARGIN_IN (which keeps 0.01" as the JSON writes it), two in
-    PAIR_MARGIN_IN; two JSON roundings (0.00141") in OVERLAP_MARGIN_IN; contact spots
-    written to 0.001" stay within the 0.005" tolerance."""
+    PAIR_MARGIN_IN; two JSON roundings (0.00141") and two facings' (0.0004") in APART_IN,
+    one of each in APART_FIXED_IN; contact spots written to 0.001" stay within the 0.005"
+    tolerance and never overlap the target."""
     assert pytest.approx(0.0077782, abs=1e-7) == WRITTEN_ERROR_IN
     assert MARGIN_IN - JSON_STEP_IN / 2 * math.sqrt(2) >= SUMMARY_STEP_IN
     assert MARGIN_IN >= WRITTEN_ERROR_IN
     assert PAIR_MARGIN_IN >= 2 * WRITTEN_ERROR_IN
     assert math.sqrt(2) * WRITTEN_ERROR_IN <= ROLL_MARGIN_IN
-    assert JSON_STEP_IN * math.sqrt(2) <= OVERLAP_MARGIN_IN
+    assert JSON_STEP_IN * math.sqrt(2) + 0.0004 <= APART_IN
+    assert JSON_STEP_IN / 2 * math.sqrt(2) + 0.0002 <= APART_FIXED_IN
     assert CONTACT_GAP_IN + JSON_STEP_IN / 2 * math.sqrt(2) <= 0.005
+    assert CONTACT_GAP_IN - JSON_STEP_IN / 2 * math.sqrt(2) > 0
 
 
 def _charge():

@@ -11,8 +11,6 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.models import ScenarioError, Status
 from chargeopt.models.rulesets import EDITIONS
 from chargeopt.solver import solve
-from chargeopt.solver.core.candidate_pairs import fits_more_with_overlap, own_overlap_allowed_in
-from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
 
 R32 = 32 / 25.4 / 2
 
@@ -53,39 +51,19 @@ def test_one_on_one_with_enough_roll_ends_in_base_contact() -> None:
 
 
 @pytest.mark.parametrize(
-    ("mover", "target", "overlap", "more"),
-    [
-        ("25mm", "40mm", 0.0035, True),
-        ("25mm", "40mm", 0.003, False),
-        ("32mm", "32mm", 0.0035, False),
-        ("40mm", "25mm", 0.0035, False),
-        ("25mm", "40mm", 0.0, False),
-    ],
-)
-def test_the_overlap_is_allowed_only_where_more_bases_fit(
-    mover: str, target: str, overlap: float, more: bool
-) -> None:
-    """Standing 0.0025" off the target (the contact gap), 25mm around 40mm: 7.974 fit with no
-    overlap, 8.004 with the 0.0035" the candidates allow (7.9997 with 0.003"); 32mm around
-    32mm stays 6 (6.03) and 40mm around 25mm 4 (4.76)."""
-    r, big_r = (float(b[:-2]) / 25.4 / 2 for b in (mover, target))
-    assert fits_more_with_overlap(r, big_r, overlap) is more
-
-
-@pytest.mark.parametrize(
-    ("mover", "target", "expected"), [("32mm", "32mm", 6), ("25mm", "40mm", 8), ("40mm", "25mm", 4)]
+    ("mover", "target", "expected"), [("32mm", "32mm", 6), ("25mm", "40mm", 7), ("40mm", "25mm", 4)]
 )
 def test_most_models_touching_one_base(mover: str, target: str, expected: int) -> None:
-    """n bases of radius r fit around one of radius R, standing `CONTACT_GAP_IN` off it and
-    overlapping each other by at most a (`own_overlap_allowed_in`, inside the checker's 0.005"
-    tolerance), while 2 (R + r + gap) sin(pi / n) >= 2 r - a. For 25mm around 40mm that is
-    8 (8.003; 7.96 with no overlap at all), for the others 6 and 4 as with no overlap. The
-    proven bound on base contact is the same; the answer is `optimal` exactly when every
-    bound meets its objective, which all but 40mm around 25mm (engagement) do."""
+    """n bases of radius r fit around one of radius R, touching it within the 0.005" contact
+    tolerance and never overlapping each other, while 2 (R + r + 0.005) sin(pi / n) >= 2 r.
+    For 25mm around 40mm that is 7 (7.99: bases never overlap, so an eighth does not fit),
+    for the others 6 and 4. The proven bound on base contact is the same; the answer is
+    `optimal` exactly when every bound meets its objective, which all but 40mm around 25mm
+    (engagement) do."""
     r = float(mover[:-2]) / 25.4 / 2
     big_r = float(target[:-2]) / 25.4 / 2
-    a = own_overlap_allowed_in(EDITIONS["40k-10e"])
-    fit = math.pi / math.asin((r - a / 2) / (big_r + r + CONTACT_GAP_IN))
+    tolerance = EDITIONS["40k-10e"].base_contact_tolerance_in
+    fit = math.pi / math.asin(r / (big_r + r + tolerance))
     assert math.floor(fit) == expected
     attackers = [(14.0 + 1.9 * (i % 5), 10.0 + 1.9 * (i // 5)) for i in range(10)]
     s = make_scenario(attackers, {"B": [(20.0, 16.0)]}, base=mover, enemy_base=target, roll=12)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from chargeopt.models.loading import load_scenario
 from chargeopt.solver import solve
 from chargeopt.solver.bounds.relaxation_zones import zones
 from chargeopt.solver.bounds.ring_packing import contact_ceiling
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
 from chargeopt.solver.forty_k.contact_witness import contact_spots
 from chargeopt.solver.interface.summary import summarise_result
@@ -32,7 +32,7 @@ LAYOUTS = REPO_ROOT / "benchmarks" / "layouts"
 
 def _spots(s: Scenario, roll: float, found: int) -> tuple[int | None, np.ndarray | None]:
     bf = Battlefield.from_scenario(s)
-    deadline = time.perf_counter() + 30
+    deadline = clock.now() + 30
     ceiling = contact_ceiling(s, bf, zones(s, bf), roll, deadline, 0, len(s.acting_unit.models))
     spots = contact_spots(s, bf, zones(s, bf), roll, found, ceiling, deadline)
     return ceiling, None if spots is None else spots[0]
@@ -76,8 +76,8 @@ def test_no_spots_where_the_ceiling_is_met() -> None:
     s = _eight_around_a_40mm()
     bf = Battlefield.from_scenario(s)
     z = zones(s, bf)
-    assert contact_spots(s, bf, z, 4, 6, 6, time.perf_counter() + 30) is None
-    assert contact_spots(s, bf, z, 4, 3, None, time.perf_counter() + 30) is None
+    assert contact_spots(s, bf, z, 4, 6, 6, clock.now() + 30) is None
+    assert contact_spots(s, bf, z, 4, 3, None, clock.now() + 30) is None
 
 
 def test_the_spots_bring_a_horde_to_its_contact_ceiling() -> None:

@@ -4,7 +4,6 @@ by shifting the unit off the candidates, and only keeps what the independent che
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import replace
 
 from builders import make_scenario, sampled_layouts
@@ -16,6 +15,7 @@ from chargeopt.geometry import Battlefield, legal_move_length
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Scenario, Status, load_scenario
 from chargeopt.solver import solve
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.polish import Pose
 from chargeopt.solver.forty_k.engaged_repair import _Layout, _squeezed, applies_to, repair_engaged
 from chargeopt.solver.forty_k.packing_seeds import Seeds
@@ -65,7 +65,7 @@ def _repair(scenario, poses: dict[str, Pose], roll: int, ceiling: int = 2, accep
         {"A1": "B1"},
         roll,
         ceiling,
-        time.perf_counter() + 10,
+        clock.now() + 10,
         accept or _checked(scenario),
     )
 
@@ -228,7 +228,7 @@ def test_a_repair_keeps_every_contact_and_passes_the_checker(
         contact,
         roll,
         len(poses),
-        time.perf_counter() + 5,
+        clock.now() + 5,
         accept,
     )
     note(f"{scenario.model_dump_json(exclude_defaults=True)} {roll=} {engaged=} {repair}")

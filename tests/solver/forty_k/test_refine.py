@@ -3,7 +3,6 @@ its contact ceiling packed again on shorter sectors (`ring_packing.FINE_ARCS_IN`
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from builders import make_scenario
@@ -15,6 +14,7 @@ from chargeopt.solver.bounds import certify as certify_module
 from chargeopt.solver.bounds import ring_packing as rp
 from chargeopt.solver.bounds.certify import _same_bound_question
 from chargeopt.solver.bounds.relaxation_zones import zones
+from chargeopt.solver.core import clock
 from chargeopt.solver.forty_k.refine import finer, keep_refined, may_refine
 from chargeopt.solver.interface.summary import summarise_result
 from chargeopt.solver.options import SolveOptions
@@ -111,7 +111,7 @@ def test_shorter_contact_sectors_prove_the_third_contact_impossible() -> None:
     scenario = _short_of_a_third()
     battlefield = Battlefield.from_scenario(scenario)
     z = zones(scenario, battlefield)
-    work = (time.perf_counter() + 30, 1.0, 0)
+    work = (clock.now() + 30, 1.0, 0)
     cells, base_of, allowed = rp._contact_reach(scenario, battlefield, z, 8.0, rp.ARC_IN)
     assert rp.pack(cells, allowed, base_of, z, work, rp.MAX_CELLS, 5) == 3
     result = solve(scenario, options=SolveOptions(roll_table=False))
@@ -140,7 +140,7 @@ def test_band_sectors_bound_engagement_where_squares_cannot(monkeypatch) -> None
     z = zones(scenario, battlefield)
 
     def engaged_ceiling() -> int | None:
-        deadline = time.perf_counter() + 30
+        deadline = clock.now() + 30
         packed = rp.ring_packing_ceilings(
             scenario, battlefield, z, 9.0, deadline, found_contact=5, ceilings={"engaged": 7}
         )

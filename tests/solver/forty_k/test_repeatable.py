@@ -72,6 +72,44 @@ def test_a_cut_short_tie_break_does_not_depend_on_the_machines_load() -> None:
     assert busy.placements == idle.placements
 
 
+def _without_timings(value: object) -> object:
+    """The result JSON less what measures the wall: every "seconds" and the stage timings."""
+    if isinstance(value, dict):
+        return {k: _without_timings(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [_without_timings(v) for v in value]
+    return value
+
+
+def _suite_answers() -> dict[str, object]:
+    from chargeopt.solver.bench.suite import load_suite
+
+    out = {}
+    for name in ("quick-v1", "curated-v1"):
+        for layout in load_suite(LAYOUTS / name).layouts:
+            result = solve(load_scenario(layout.path))
+            assert "wall_clock_safety" not in result.stats, layout.file
+            out[f"{name}/{layout.file}"] = _without_timings(result.model_dump(mode="json"))
+    return out
+
+
+def test_the_quick_and_curated_suites_answer_the_same_on_a_busy_machine() -> None:
+    """Every answer of the quick and curated suites, with the default options, is the same JSON
+    (timings aside) on an idle machine and with two processes spinning on both cores: every
+    limit inside a solve is CP-SAT's deterministic time (`solver.core.clock`)."""
+    idle = _suite_answers()
+    hogs = [multiprocessing.Process(target=_spin, args=(600.0,)) for _ in range(2)]
+    for hog in hogs:
+        hog.start()
+    try:
+        busy = _suite_answers()
+    finally:
+        for hog in hogs:
+            hog.terminate()
+    for key in idle:
+        assert busy[key] == idle[key], key
+
+
 def test_a_worse_time_capped_answer_never_replaces_the_incumbent(monkeypatch) -> None:
     """When a stage's time-limited CP-SAT answer counts fewer contacts than the legal
     incumbent it started from (curated-v1 k3 returned 6 after a greedy start of 8 once), the

@@ -237,7 +237,7 @@ def test_progress_lines_name_each_stage_on_stderr_only() -> None:
     plain = run("solve", str(EXAMPLE), "--no-roll-table")
     shown = run("solve", str(EXAMPLE), "--no-roll-table", "--progress")
     stages = [line.split("] ", 1)[1] for line in shown.stderr.splitlines()]
-    assert stages == ["candidates", "placing at roll 7", "certificate"]
+    assert stages == ["candidates", "placing at roll 7", "minimum roll", "certificate"]
     assert shown.stdout.splitlines()[:-1] == plain.stdout.splitlines()[:-1]
 
 
