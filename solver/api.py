@@ -73,8 +73,9 @@ def solve(
             WHY_NOT.get((kind, edition), f"'{kind}' under {edition} is not supported")
         )
     check_start_layout(scenario)
+    budget = replace(opts, time_limit_s=opts.time_limit_s * clock.WORK_SHARE)
     with clock.opened(opts.time_limit_s) as work:
-        result = min_roll_verdict(solver(scenario, opts))
+        result = min_roll_verdict(solver(scenario, budget))
     if work.safety is not None:
         stats = {**result.stats, "wall_clock_safety": work.safety}
         result = result.model_copy(update={"stats": stats})

@@ -154,7 +154,7 @@ def test_eight_25mm_bases_never_fit_around_a_40mm_base() -> None:
         12,
         (bf.width, bf.height),
         {"base_contact": 7, "engaged": 10},
-        clock.now() + 20,
+        clock.now() + 5,
         workers=2,
     )
     assert v.contact_bound in (7, 8)

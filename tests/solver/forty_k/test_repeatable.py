@@ -52,14 +52,13 @@ def _spin(seconds: float) -> None:
         pass
 
 
-def test_a_cut_short_tie_break_does_not_depend_on_the_machines_load() -> None:
-    """p10-wall-10e's least-movement stage stops before it is proven (its status stays
-    FEASIBLE); it is budgeted in CP-SAT's deterministic time, so a solve on a busy machine
-    (two processes spinning on both cores) gives the same placements as on an idle one. With
-    a wall-clock budget the two differed (22.26" against 23.53" moved)."""
+def test_a_tie_break_does_not_depend_on_the_machines_load() -> None:
+    """p10-wall-10e's least-movement stage (it stopped before it was proven when it was
+    budgeted on the wall): a solve on a busy machine (two processes spinning on both cores)
+    gives the same placements as on an idle one. With a wall-clock budget the two differed
+    (22.26" against 23.53" moved)."""
     path = LAYOUTS / "pile-in-v1" / "p10-wall-10e.toml"
     idle = solve(load_scenario(path), time_limit=20)
-    assert [s["status"] for s in idle.stats["stages"]][-1] == "FEASIBLE"
     hogs = [multiprocessing.Process(target=_spin, args=(30.0,)) for _ in range(2)]
     for hog in hogs:
         hog.start()
