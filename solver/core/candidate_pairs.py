@@ -14,7 +14,7 @@ from shapely.geometry import Point, Polygon
 from chargeopt.geometry import Footprint
 from chargeopt.geometry.distance_matrix import pairs_within
 from chargeopt.models import OvalBase, RoundBase
-from chargeopt.solver.core.tolerances import PAIR_MARGIN_IN
+from chargeopt.solver.core.tolerances import PAIR_KEPT_IN
 
 if TYPE_CHECKING:
     from chargeopt.solver.core.candidates import Candidates
@@ -97,13 +97,14 @@ def near_pairs(c: Candidates, distance: float) -> np.ndarray:
 def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray]:
     """(conflicts, coherent): index pairs i<j whose bases would overlap if both were used, and
     pairs within coherency range of each other (horizontal and
-    vertical), `PAIR_MARGIN_IN` inside it. Pairs of round bases use the closed form;
+    vertical), `PAIR_KEPT_IN` inside it (candidates are written as they stand, so only the
+    summary's two roundings need room). Pairs of round bases use the closed form;
     otherwise bounds along the line between the centres settle most pairs and shapely
     measures only the rest."""
     if len(c) < 2:
         return np.empty((0, 2), int), np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
-    limit = rules.coherency_range_in - PAIR_MARGIN_IN
+    limit = rules.coherency_range_in - PAIR_KEPT_IN
     pairs = near_pairs(c, limit + 2 * outer.max())
     if len(pairs) == 0:
         return np.empty((0, 2), int), np.empty((0, 2), int)

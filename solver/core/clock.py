@@ -25,8 +25,36 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 DTIME_PER_S = 0.8
-"""CP-SAT deterministic time per second of the clock: what CP-SAT does in a wall second on the
-2-core reference machine on the large charge and pile-in models (measured 0.75 to 0.87 units
+"""CP-SAT deterministic time per second of the clock and per worker (interleaved workers add
+up their work: two do about twice as much in a wall second): what one worker does in a wall
+second on the 2-core reference machine on large charge and pile-in models (measured 0.75 to
+0.87 on scaling-v1 c20-open-s1 and c40-walls-s2 and pile-in-v1 p20-two-units-9e; less on
+small models, whose loading dominates), so that a budget of the clock's seconds takes about
+as long on the wall."""
+WORK_SHARE` of its time
+limit, counted on this clock. The wall clock is only a safety net: a solve has
+`SolveOptions.time_limit_s` times `WALL_SAFETY` of real time; a CP-SAT call cut by it, or a
+step that stops on it, marks the clock (`safety`), and the result says so, since an answer cut
+by the wall may differ from run to run.
+
+A solve opens its own clock (`opened`); outside one, a process-wide clock with no wall limit
+serves (library calls of single steps, tests)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+DTIME_PER_S = 0.8
+"""CP-SAT deterministic time per second of the clock and per worker (interleaved workers add
+up their work: two do about twice as much in a wall second): what one worker does in a wall
+second on the 2-core reference machine on the large charge and pile-in models (measured 0.75 to 0.87 units
 per second on scaling-v1 c20-open-s1 and c40-walls-s2 and pile-in-v1 p20-two-units-9e; less
 on small models, whose loading dominates), so that a budget of the clock's seconds takes
 about as long on the wall."""
@@ -116,7 +144,8 @@ def run(
     wall-clock safety net; charge the clock what it used. Other parameters (presolve, hints)
     are the caller's."""
     clock = current()
-    limit = max(0.0, seconds) * DTIME_PER_S
+    rate = DTIME_PER_S * max(1, workers)
+    limit = max(0.0, seconds) * rate
     if dtime is not None:
         limit = min(limit, dtime)
     p = solver.parameters
@@ -129,7 +158,7 @@ def run(
         p.max_time_in_seconds = max(0.01, wall)
     status = solver.Solve(model)
     used = solver.deterministic_time
-    clock.spend(used / DTIME_PER_S)
+    clock.spend(used / rate)
     cut = status in (cp_model.UNKNOWN, cp_model.FEASIBLE)
     if cut and math.isfinite(wall) and solver.wall_time >= 0.99 * p.max_time_in_seconds:
         clock.safety = clock.safety or where
