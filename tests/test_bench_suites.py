@@ -43,8 +43,9 @@ def test_manifest_hashes_match_and_every_file_is_listed(name: str) -> None:
 
 def test_suite_sizes_and_known_answers() -> None:
     """quick-v1 has 5 small layouts with known answers; curated-v1 has an infeasible layout
-    and four proven optima (k8: seven 25mm bases fit around a 40mm one, never eight); pile-in-v1 one optimum found by hand; scaling-v1 spans 10 to 40
-    models, four layouts each."""
+    and four proven optima (k8: seven 25mm bases fit around a 40mm one, never eight);
+    pile-in-v1 one optimum found by hand; scaling-v1 spans 10 to 40 models, four layouts
+    each."""
     quick = load_suite(LAYOUTS / "quick-v1")
     assert [(lay.known, lay.base_contact) for lay in quick.layouts] == [
         ("optimal", 1),

@@ -31,33 +31,6 @@ second on the 2-core reference machine on large charge and pile-in models (measu
 0.87 on scaling-v1 c20-open-s1 and c40-walls-s2 and pile-in-v1 p20-two-units-9e; less on
 small models, whose loading dominates), so that a budget of the clock's seconds takes about
 as long on the wall."""
-WORK_SHARE` of its time
-limit, counted on this clock. The wall clock is only a safety net: a solve has
-`SolveOptions.time_limit_s` times `WALL_SAFETY` of real time; a CP-SAT call cut by it, or a
-step that stops on it, marks the clock (`safety`), and the result says so, since an answer cut
-by the wall may differ from run to run.
-
-A solve opens its own clock (`opened`); outside one, a process-wide clock with no wall limit
-serves (library calls of single steps, tests)."""
-
-from __future__ import annotations
-
-import math
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-
-from ortools.sat.python import cp_model
-
-DTIME_PER_S = 0.8
-"""CP-SAT deterministic time per second of the clock and per worker (interleaved workers add
-up their work: two do about twice as much in a wall second): what one worker does in a wall
-second on the 2-core reference machine on the large charge and pile-in models (measured 0.75 to 0.87 units
-per second on scaling-v1 c20-open-s1 and c40-walls-s2 and pile-in-v1 p20-two-units-9e; less
-on small models, whose loading dominates), so that a budget of the clock's seconds takes
-about as long on the wall."""
 WORK_SHARE = 0.75
 """A solve's work budget, as a share of its time limit: the clock counts CP-SAT's work and a
 few fixed costs, not the geometry, paths and checks around them, which take the rest, so that
