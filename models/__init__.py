@@ -3,6 +3,7 @@
 No solving, no drawing, and no import of the rest of chargeopt."""
 
 from .bases import MM_PER_INCH, HullBase, OvalBase, RoundBase, mm_to_in, parse_base
+from .blocks import Block, Profile, RectBase
 from .errors import (
     ChargeoptError,
     IneligibleMoveError,
@@ -17,6 +18,12 @@ from .loading import (
     load_scenario,
     read_document,
     validate_document,
+)
+from .rank_and_file import (
+    BlockAction,
+    RankAndFileRules,
+    RankAndFileScenario,
+    is_rank_and_file,
 )
 from .result import Placement, Result, ResultAction, Status, Violation
 from .rulesets import EDITIONS, KNOWN_RULESETS, RuleSet, resolve_ruleset
@@ -41,6 +48,8 @@ __all__ = [
     "STDIN",
     "Action",
     "ActionKind",
+    "Block",
+    "BlockAction",
     "Board",
     "ChargeoptError",
     "GameModel",
@@ -51,6 +60,10 @@ __all__ = [
     "OvalBase",
     "Owner",
     "Placement",
+    "Profile",
+    "RankAndFileRules",
+    "RankAndFileScenario",
+    "RectBase",
     "Result",
     "ResultAction",
     "RoundBase",
@@ -64,6 +77,7 @@ __all__ = [
     "UnsupportedRuleError",
     "Violation",
     "document_name",
+    "is_rank_and_file",
     "load_result",
     "load_scenario",
     "mm_to_in",

@@ -1,0 +1,97 @@
+"""A rank-and-file result read out as a ruling: the arc and by how much, the Snaking Forward
+Move, the Align Move with the models in contact and the most possible, or why not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chargeopt.models import Result, Status
+
+SIDE = {"front-right": "right", "front-left": "left"}
+
+
+def _path_words(path: list[dict[str, Any]]) -> str:
+    words = []
+    for step in path:
+        if step["move"] == "forward" and step["distance_in"] > 0:
+            words.append(f'moves {step["distance_in"]:.1f}" forward')
+        elif step["move"] == "wheel":
+            words.append(
+                f"wheels {abs(step['angle_deg']):.0f} degrees to the {SIDE[step['pivot']]} "
+                f'about its {step["pivot"]} corner ({step["travel_in"]:.1f}" {step["metric"]})'
+            )
+    return ", ".join(words) or "is already in contact"
+
+
+def charger_lines(block: dict[str, Any], target: str) -> list[str]:
+    """The ruling for one charging block."""
+    unit = block["unit"]
+    lines = []
+    if "arc" in block:
+        lines.append(
+            f"{unit} is in {target}'s {block['arc']} arc by {block['arc_margin_deg']:.1f} degrees "
+            f'({block["arc_margin_in"]:.2f}" from the nearest arc line); '
+            f'{block["distance_in"]:.2f}" away, Charge Range needed {block["range_needed"]}.'
+        )
+    if block.get("blocked_path"):
+        lines.append(
+            f"Blocked Path: {target} is the first obstacle straight ahead and its "
+            f"{block['arc']} facing cannot be reached; {unit} charges its "
+            f"{block['target_facing']} facing."
+        )
+    if block.get("outcome") != "charges":
+        return lines
+    facing = block["target_facing"]
+    t, c = block["target_models_in_contact"], block["models_in_contact"]
+    move = _path_words(block.get("path", []))
+    if block.get("aligned"):
+        most = block.get("most_possible")
+        best = f" (most possible: {most[0]} and {most[1]})" if most else ""
+        lines.append(
+            f"{unit} {move}; aligns to {target}'s {facing}: {t} of {target}'s models and {c} of "
+            f"{unit}'s in contact{best}."
+        )
+        if most and (most[0], most[1]) > (t, c):
+            lines.append(
+                "Keeping the initial contact point (the first priority) costs models in contact."
+            )
+    else:
+        turn = block.get("target_rotation_deg") or 0.0
+        lines.append(
+            f"{unit} {move}; no fully aligned placement keeps the contact point: unaligned "
+            f"charge, its front turned {block['angle_deg'] + abs(turn):.2f} degrees off "
+            f"{target}'s {facing}; {target} turns {abs(turn):.2f} degrees about the contact "
+            f"point, leaving {block['angle_deg']:.2f} degrees; {t} of {target}'s models and {c} "
+            f"of {unit}'s in contact."
+        )
+    return lines
+
+
+def summarise_blocks(result: Result) -> str:
+    """The whole ruling, a few lines."""
+    action = result.action
+    target = action.targets[0] if action and action.targets else "?"
+    chargers = [b for b in result.blocks if b.get("role") == "charger"]
+    names = " and ".join(b["unit"] for b in chargers)
+    roll = f" with a Charge Range of {action.roll}" if action and action.roll is not None else ""
+    head = f"{result.status.value.upper()}: {names} charge{'s' if len(chargers) == 1 else ''} {target}{roll}"
+    if result.status == Status.INFEASIBLE:
+        head = f"INFEASIBLE: {names} cannot charge {target}{roll}"
+    lines = [head]
+    if result.min_roll is not None and result.success_probability is not None:
+        lines.append(
+            f"Smallest Charge Range that succeeds: {result.min_roll} "
+            f"({result.success_probability:.0%} to roll it)."
+        )
+    for block in chargers:
+        lines += charger_lines(block, target)
+    if result.proof:
+        lines.append(f"Proof: {result.proof}")
+    for v in result.violations:
+        lines.append(f"Checker: {v.message}")
+    if result.status in (Status.OPTIMAL, Status.FEASIBLE) and not result.violations:
+        lines.append(
+            "Checked: the independent checker finds no violation "
+            f"({result.stats.get('seconds', 0):.2f} s)."
+        )
+    return "\n".join(lines)

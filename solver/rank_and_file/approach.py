@@ -1,0 +1,162 @@
+"""The Snaking Forward Move, searched over a family of paths: forward d1, one wheel of angle
+phi about the inner front corner, forward until the front first touches the target. d1 runs
+over a grid (`D1_STEP_IN`), phi over a grid (`PHI_STEP_DEG`) plus the one angle that arrives
+flush with the Target Facing. Each path is checked exactly (the wheel's sweep is drawn outside
+the true arc, so a path is never let through an obstacle). The answer is the set of initial
+contact points on the Target Facing these paths produce, each with a witness path.
+
+Why a family and not a free search: T9A's example charge is exactly this shape, and the
+Align Move only needs the reachable contact points; a path with two or more wheels is not
+searched (a charge that needs one is reported as having no path with at most one wheel).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment, heading_of, wrap_deg
+from chargeopt.geometry.rank_and_file.moves import forward, forward_sweep, wheel, wheel_sweep
+from chargeopt.geometry.rank_and_file.obstacles import Obstacle
+from chargeopt.geometry.rank_and_file.translate import travel_until_touch
+
+D1_STEP_IN = 0.5
+PHI_STEP_DEG = 5.0
+MAX_WHEEL_DEG = 90.0
+ON_LINE_IN = 1e-7
+CLEAR_IN = 0.02
+"""A first forward move stops this short of whatever is straight ahead."""
+
+
+@dataclass(frozen=True)
+class Approach:
+    """One Snaking Forward Move: forward `d1_in`, wheel `wheel_deg`, forward `d2_in`; the
+    initial contact it makes on the facing, as an interval along it (a point when lo == hi)."""
+
+    d1_in: float
+    wheel_deg: float
+    d2_in: float
+    contact: tuple[float, float]
+    arrival: BlockPose
+
+    @property
+    def flush(self) -> bool:
+        return self.contact[1] > self.contact[0]
+
+    @property
+    def steps(self) -> int:
+        return (self.d1_in > 0) + (self.wheel_deg != 0) + (self.d2_in > 0)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """All approaches found, and for the failed ones the obstacle met most often."""
+
+    approaches: tuple[Approach, ...]
+    blocker: str | None
+    tried: int
+
+    def contact_set(self) -> list[tuple[float, float]]:
+        """The union of the initial contact intervals, merged."""
+        merged: list[list[float]] = []
+        for lo, hi in sorted(a.contact for a in self.approaches):
+            if merged and lo <= merged[-1][1] + 1e-12:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        return [(lo, hi) for lo, hi in merged]
+
+    def witness(self, point: float) -> Approach | None:
+        """The simplest approach whose initial contact includes `point`."""
+        fits = [a for a in self.approaches if a.contact[0] - 1e-9 <= point <= a.contact[1] + 1e-9]
+        return min(fits, key=lambda a: (a.steps, abs(a.wheel_deg), a.d1_in + a.d2_in), default=None)
+
+
+def flush_wheel(start: BlockPose, facing: Segment) -> float:
+    """The wheel that turns the charger to face the facing squarely."""
+    return wrap_deg(heading_of((-facing.normal[0], -facing.normal[1])) - start.facing)
+
+
+def reach(start: BlockPose, target: BlockPose, facing: Segment, obstacles: list[Obstacle]) -> Reach:
+    """Every approach of the family that ends with the front against `facing`."""
+    found: list[Approach] = []
+    blockers: dict[str, int] = {}
+    tried = 0
+    straight = _first_block(start, obstacles, target)
+    ahead = min(straight, math.dist(start.front_centre, target.front_centre) + target.depth_in)
+    d1s = [i * D1_STEP_IN for i in range(int(max(ahead, 0.0) / D1_STEP_IN) + 1)]
+    n = int(MAX_WHEEL_DEG / PHI_STEP_DEG)
+    phis = sorted({i * PHI_STEP_DEG for i in range(-n, n + 1)} | {flush_wheel(start, facing)})
+    phis = [p for p in phis if abs(p) <= 180.0 - 1e-9]
+    for d1 in d1s:
+        if d1 > 0 and d1 >= straight - CLEAR_IN:
+            break
+        moved = forward(start, d1)
+        for phi in phis:
+            if d1 > 0 and phi == 0:
+                continue  # the same as d1 = 0 with a longer final move
+            tried += 1
+            outcome = _try(moved, phi, target, facing, obstacles)
+            if isinstance(outcome, str):
+                blockers[outcome] = blockers.get(outcome, 0) + 1
+            elif outcome is not None:
+                found.append(Approach(d1, phi, *outcome))
+    blocker = max(blockers, key=blockers.__getitem__) if blockers else None
+    return Reach(tuple(found), blocker, tried)
+
+
+def _first_block(start: BlockPose, obstacles: list[Obstacle], target: BlockPose) -> float:
+    best = math.inf
+    for shape in [o.shape for o in obstacles] + [target.polygon]:
+        hit = travel_until_touch(start.polygon, start.forward, shape)
+        if hit is not None:
+            best = min(best, hit[0])
+    return best
+
+
+def _try(
+    moved: BlockPose, phi: float, target: BlockPose, facing: Segment, obstacles: list[Obstacle]
+) -> tuple[float, tuple[float, float], BlockPose] | str | None:
+    """(d2, contact interval, arrival) of one path, the name of what blocks it, or None when
+    its front would not meet the facing."""
+    turned = wheel(moved, phi)
+    hit = travel_until_touch(turned.polygon, turned.forward, target.polygon)
+    if hit is None:
+        return None
+    d2, point = hit
+    arrival = forward(turned, d2)
+    contact = _contact_on_facing(arrival, facing, point)
+    if contact is None:
+        return None
+    lane = forward_sweep(turned, d2)
+    for obstacle in obstacles:
+        if obstacle.blocks(lane):
+            return obstacle.name
+    if phi != 0:
+        sweep = wheel_sweep(moved, phi)
+        if target.polygon.distance(sweep) <= 1e-9:
+            return "the target itself"
+        for obstacle in obstacles:
+            if obstacle.blocks(sweep):
+                return obstacle.name
+    return d2, contact, arrival
+
+
+def _contact_on_facing(
+    arrival: BlockPose, facing: Segment, point: tuple[float, float]
+) -> tuple[float, float] | None:
+    """The initial contact along the facing, if the arrival's front touches the facing there:
+    a whole interval when the front lies flush on the facing's line, else one point."""
+    length = facing.length_in
+    fl, fr = arrival.corners["front-left"], arrival.corners["front-right"]
+    if abs(facing.out(fl)) <= ON_LINE_IN and abs(facing.out(fr)) <= ON_LINE_IN:
+        lo = max(0.0, min(facing.along(fl), facing.along(fr)))
+        hi = min(length, max(facing.along(fl), facing.along(fr)))
+        return (lo, hi) if lo <= hi + 1e-12 else None
+    if abs(arrival.local(point)[1]) > ON_LINE_IN or abs(facing.out(point)) > ON_LINE_IN:
+        return None
+    s = facing.along(point)
+    if -ON_LINE_IN <= s <= length + ON_LINE_IN:
+        s = min(max(s, 0.0), length)
+        return (s, s)
+    return None
