@@ -134,13 +134,13 @@ class Block(_Frozen):
     def _size(self) -> Block:
         if self.ranks is None and self.models is None:
             raise KeyPathError("ranks", "a block needs its ranks or its models", "add ranks = 4")
-        if self.ranks is not None and self.models is not None:
-            if not (self.ranks - 1) * self.files < self.models <= self.ranks * self.files:
-                raise KeyPathError(
-                    "models",
-                    f"{self.models} models do not fill {self.ranks} ranks of {self.files}",
-                    "give models or ranks, not both",
-                )
+        both = self.ranks is not None and self.models is not None
+        if both and not (self.ranks - 1) * self.files < self.models <= self.ranks * self.files:
+            raise KeyPathError(
+                "models",
+                f"{self.models} models do not fill {self.ranks} ranks of {self.files}",
+                "give models or ranks, not both",
+            )
         return self
 
     @property

@@ -122,7 +122,8 @@ def _check_charger(
             out.append(
                 _v(
                     "wrong_facing",
-                    f"{uid}'s front centre is in {target.id}'s {expected} arc, not its {facing_name}",
+                    f"{uid}'s front centre is in {target.id}'s {expected} arc, "
+                    f"not its {facing_name}",
                     uid,
                 )
             )
@@ -130,7 +131,8 @@ def _check_charger(
             out.append(
                 _v(
                     "no_blocked_path",
-                    f"Blocked Path claimed but the first obstacle ahead of {uid} is not {target.id}",
+                    f"Blocked Path claimed but the first obstacle ahead of {uid} "
+                    f"is not {target.id}",
                     uid,
                 )
             )
@@ -152,7 +154,8 @@ def _check_charger(
         out.append(
             _v(
                 "front_passes_line",
-                f"{uid}'s front passes the line of {target.id}'s {facing_name} facing by {-min(outs):.3f}\"",
+                f"{uid}'s front passes the line of {target.id}'s {facing_name} facing "
+                f'by {-min(outs):.3f}"',
                 uid,
             )
         )
@@ -164,7 +167,8 @@ def _check_charger(
             out.append(
                 _v(
                     "not_aligned",
-                    f"{uid} is claimed fully aligned but is turned {turn:.3f} degrees / {max(outs):.3f}\" off {target.id}'s {facing_name} facing",
+                    f"{uid} is claimed fully aligned but is turned {turn:.3f} degrees and "
+                    f"{max(outs):.3f}\" off {target.id}'s {facing_name} facing",
                     uid,
                 )
             )
@@ -226,10 +230,8 @@ def _check_target_turn(
                 )
             )
     for o in table_obstacles(scenario, {target.id, *scenario.action.chargers}, poses):
-        if (
-            (o.kind != "enemy"
-            and o.blocks(pose.polygon))
-            or (o.kind == "enemy" and o.shape.intersection(pose.polygon).area > 1e-6)
+        if (o.kind != "enemy" and o.blocks(pose.polygon)) or (
+            o.kind == "enemy" and o.shape.intersection(pose.polygon).area > 1e-6
         ):
             out.append(_v("target_clash", f"{target.id}'s turn runs into {o.name}", target.id))
     return out

@@ -23,7 +23,7 @@ def unit_vector(deg: float) -> Vec:
     """(cos, sin) of an angle in degrees, exact at multiples of 90."""
     quarter = deg / 90.0
     if quarter == round(quarter):
-        return ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))[int(round(quarter)) % 4]
+        return ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))[round(quarter) % 4]
     rad = math.radians(deg)
     return (math.cos(rad), math.sin(rad))
 

@@ -4,6 +4,8 @@ casting rays from every vertex both ways gives the exact distance and the touchi
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from shapely.geometry import Polygon
 
 from chargeopt.geometry.rank_and_file.frame import Vec
@@ -46,7 +48,7 @@ def travel_until_touch(moving: Polygon, direction: Vec, fixed: Polygon) -> tuple
         for ring in rings_from:
             for v in ring[:-1]:
                 for edge in rings_to:
-                    for a, b in zip(edge[:-1], edge[1:], strict=True):
+                    for a, b in pairwise(edge):
                         t = _ray_hit(v, d, a, b)
                         if t is None or (best is not None and t >= best[0]):
                             continue

@@ -22,6 +22,7 @@ from chargeopt.models import (
     ActionKind,
     ChargeoptError,
     IneligibleMoveError,
+    RankAndFileScenario,
     Result,
     Scenario,
     ScenarioError,
@@ -332,6 +333,12 @@ def check(
     scenario = load_checked_scenario(scenario_file)
     result = load_result(result_file)
     _same_action(scenario, result, document_name(result_file))
+    if isinstance(scenario, RankAndFileScenario):
+        from chargeopt.solver.interface.block_check import check_block_result
+
+        if not check_block_result(scenario, result, roll, as_json, document_name(result_file)):
+            click.get_current_context().exit(EXIT_VIOLATIONS)
+        return
     chosen_roll = _roll_to_check(scenario, result, roll, document_name(scenario_file))
     from chargeopt.geometry.checker import check_placement, summarise, unmoved_models
 

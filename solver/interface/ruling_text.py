@@ -74,7 +74,8 @@ def summarise_blocks(result: Result) -> str:
     chargers = [b for b in result.blocks if b.get("role") == "charger"]
     names = " and ".join(b["unit"] for b in chargers)
     roll = f" with a Charge Range of {action.roll}" if action and action.roll is not None else ""
-    head = f"{result.status.value.upper()}: {names} charge{'s' if len(chargers) == 1 else ''} {target}{roll}"
+    verb = "charges" if len(chargers) == 1 else "charge"
+    head = f"{result.status.value.upper()}: {names} {verb} {target}{roll}"
     if result.status == Status.INFEASIBLE:
         head = f"INFEASIBLE: {names} cannot charge {target}{roll}"
     lines = [head]
