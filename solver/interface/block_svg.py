@@ -82,7 +82,8 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
             if entry.get("initial_contact"):
                 x, y = entry["initial_contact"]
                 body.append(
-                    f'<circle class="point" cx="{_p(x)}" cy="{_p(y)}" r="3"><title>initial contact</title></circle>'
+                    f'<circle class="point" cx="{_p(x)}" cy="{_p(y)}" r="3">'
+                    "<title>initial contact</title></circle>"
                 )
     lines = summarise_blocks(result).splitlines() if result else [scenario.name]
     caption = [
@@ -93,7 +94,8 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
     return (
         "\n".join(
             [
-                f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+                f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+                f'height="{height:.0f}" '
                 f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
                 f"<title>{escape(scenario.name or 'chargeopt')}</title><style>{STYLE}</style>",
                 '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
