@@ -19,7 +19,11 @@ from chargeopt.geometry.rank_and_file.arcs import arc_of
 from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, models_in_contact
 from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of
 from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
-from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
+from chargeopt.geometry.rank_and_file.obstacles import (
+    CHECK_DEPTH_IN,
+    overlaps,
+    table_obstacles,
+)
 from chargeopt.models import RankAndFileScenario, Result, Violation
 
 ALIGN_TOL_DEG = 0.01
@@ -90,7 +94,7 @@ def _check_charger(
         )
     others = table_obstacles(scenario, {uid, target.id}, poses)
     for o in others:
-        if o.blocks(shape):
+        if o.blocks(shape, CHECK_DEPTH_IN):
             what = {
                 "enemy": "touches enemy unit",
                 "friend": "overlaps unit",
@@ -230,8 +234,6 @@ def _check_target_turn(
                 )
             )
     for o in table_obstacles(scenario, {target.id, *scenario.action.chargers}, poses):
-        if (o.kind != "enemy" and o.blocks(pose.polygon)) or (
-            o.kind == "enemy" and o.shape.intersection(pose.polygon).area > 1e-6
-        ):
+        if overlaps(pose.polygon, o.shape, CHECK_DEPTH_IN):
             out.append(_v("target_clash", f"{target.id}'s turn runs into {o.name}", target.id))
     return out

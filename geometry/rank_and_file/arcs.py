@@ -45,12 +45,14 @@ def arc_line(pose: BlockPose, corner: str, length_in: float) -> tuple[Vec, Vec]:
 
 
 def arc_of(pose: BlockPose, p: Vec) -> ArcVerdict:
-    """The arc of the block at `pose` holding point `p` (on a line: the Flank)."""
+    """The arc of the block at `pose` holding point `p` (on a line: the Flank). The lines are
+    rays from the corners: behind a wide block the two front lines cross, so the front arc
+    also needs the point ahead of the front (and the rear arc behind the rear)."""
     u, v = pose.local(p)
     w, d = pose.width_in, pose.depth_in
-    if v > -u and v > u - w:
+    if v > 0 and v > -u and v > u - w:
         arc = "front"
-    elif v < u - d and v < w - d - u:
+    elif v < -d and v < u - d and v < w - d - u:
         arc = "rear"
     else:
         arc = "left" if u <= w / 2 else "right"

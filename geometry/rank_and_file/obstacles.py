@@ -13,8 +13,11 @@ from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.models import RankAndFileScenario
 
 BOARD_EDGE = "the board edge"
-OVERLAP_DEPTH_IN = 0.001
-"""Shapes overlapping by less than this (positions written to 0.000001") only touch."""
+CHECK_DEPTH_IN = 0.001
+"""The checker lets shapes overlap this deep and still only touch (positions are written to
+0.000001", and a judge's tape is coarser still)."""
+SOLVE_DEPTH_IN = 1e-6
+"""The solvers allow only float rounding: their answers keep well inside the checker's."""
 
 
 @dataclass(frozen=True)
@@ -26,18 +29,19 @@ class Obstacle:
     shape: Polygon
     clearance_in: float
 
-    def blocks(self, shape: Polygon) -> bool:
-        """Whether `shape` overlaps this obstacle, or comes within its clearance."""
+    def blocks(self, shape: Polygon, depth_in: float = SOLVE_DEPTH_IN) -> bool:
+        """Whether `shape` overlaps this obstacle deeper than `depth_in`, or comes within its
+        clearance."""
         if self.clearance_in > 0:
             return shape.distance(self.shape) <= self.clearance_in
-        return overlaps(shape, self.shape)
+        return overlaps(shape, self.shape, depth_in)
 
 
-def overlaps(shape: Polygon, other: Polygon) -> bool:
-    """Whether two shapes overlap deeper than OVERLAP_DEPTH_IN."""
+def overlaps(shape: Polygon, other: Polygon, depth_in: float = SOLVE_DEPTH_IN) -> bool:
+    """Whether two shapes overlap deeper than `depth_in`."""
     if not shape.intersects(other):
         return False
-    return shape.buffer(-OVERLAP_DEPTH_IN, join_style="mitre").intersects(other)
+    return shape.buffer(-depth_in, join_style="mitre").intersects(other)
 
 
 def board_outside(scenario: RankAndFileScenario) -> Polygon:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from shapely.geometry import Polygon
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose
-from chargeopt.geometry.rank_and_file.obstacles import board_outside, overlaps
+from chargeopt.geometry.rank_and_file.obstacles import CHECK_DEPTH_IN, board_outside, overlaps
 from chargeopt.models import RankAndFileScenario, ScenarioError
 
 
@@ -19,12 +19,12 @@ def check_block_layout(scenario: RankAndFileScenario, file: str = "<scenario>") 
     terrain = [(t.id, Polygon(t.path).buffer(0)) for t in scenario.terrain]
     for i, unit, pose in poses:
         where = f"units[{i}]"
-        if overlaps(pose.polygon, outside):
+        if overlaps(pose.polygon, outside, CHECK_DEPTH_IN):
             problems.append(
                 (where, f"block {unit.id!r} stands partly off the board", "move x, y or facing")
             )
         for name, shape in terrain:
-            if overlaps(pose.polygon, shape):
+            if overlaps(pose.polygon, shape, CHECK_DEPTH_IN):
                 problems.append(
                     (
                         where,
@@ -33,7 +33,7 @@ def check_block_layout(scenario: RankAndFileScenario, file: str = "<scenario>") 
                     )
                 )
         for j, other, other_pose in poses[:i]:
-            if overlaps(pose.polygon, other_pose.polygon):
+            if overlaps(pose.polygon, other_pose.polygon, CHECK_DEPTH_IN):
                 problems.append(
                     (
                         where,

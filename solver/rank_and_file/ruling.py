@@ -56,7 +56,7 @@ class Ruling:
             "range_needed": self.range_needed,
             "charge_range": self.charge_range,
             "path": self.path or None,
-            "initial_contact": [round(v, 4) for v in self.initial_contact]
+            "initial_contact": [round(v, 6) for v in self.initial_contact]
             if self.initial_contact
             else None,
             "aligned": self.aligned,

@@ -1,0 +1,181 @@
+"""T9A 2022 charges measured by hand: the seed's worked example, a straight charge, the Charge
+Range and its odds, the Align Move's priorities in conflict, an unaligned charge with the
+target's rotation, and refusals of impossible charges with their reasons."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from t9a_builders import INCH_25MM, block, table
+
+from chargeopt.geometry.checker.rank_and_file import check_blocks
+from chargeopt.models import Status
+from chargeopt.solver import solve
+from chargeopt.solver.rank_and_file.odds import chance_of_range
+
+W5 = 5 * INCH_25MM
+"""A 5-file front of 25 mm bases: 4.92126"."""
+
+
+def _one(result):  # noqa: ANN001, ANN202
+    assert not result.violations, result.violations
+    return next(b for b in result.blocks if b["role"] == "charger")
+
+
+@pytest.mark.parametrize(
+    ("maximised", "table_pct"),
+    [(False, [100, 83, 67, 50, 33, 17]), (True, [100, 97, 89, 75, 56, 31])],
+)
+def test_the_seeds_odds_table(maximised: bool, table_pct: list[int]) -> None:
+    got = [round(100 * float(chance_of_range(n, 0, maximised))) for n in range(5, 11)]
+    assert got == table_pct
+
+
+def test_charge_speed_adds_to_the_range() -> None:
+    assert chance_of_range(8, charge_speed_in=1) == chance_of_range(7)
+    assert chance_of_range(11) == 0
+
+
+def test_straight_charge_head_on() -> None:
+    """B faces down the table at y = 20 (front x from 11.08 to 16); A faces up with its front
+    at y = 30, x from 10: 10" apart, Charge Range 10 needed (1 in 6); A ends flush on B's front,
+    5 and 5 models in contact, its front-left corner on B's front-right corner."""
+    scenario = table(
+        [
+            block("A", "attacker", 10.0, 30.0, -90.0, ranks=4),
+            block("B", "defender", 16.0, 20.0, 90.0),
+        ],
+        roll=10,
+    )
+    result = solve(scenario)
+    a = _one(result)
+    assert result.status == Status.OPTIMAL
+    assert a["distance_in"] == pytest.approx(10.0)
+    assert (result.min_roll, result.success_probability) == (10, pytest.approx(1 / 6, abs=1e-4))
+    assert (a["target_models_in_contact"], a["models_in_contact"]) == (5, 5)
+    assert (a["x"], a["y"], a["facing"]) == (pytest.approx(16 - W5), 20.0, -90.0)
+    assert a["aligned"] is True and a["arc"] == "front"
+
+
+def test_short_charge_range_fails_with_the_distance() -> None:
+    scenario = table(
+        [block("A", "attacker", 10.0, 30.0, -90.0), block("B", "defender", 16.0, 20.0, 90.0)],
+        roll=9,
+    )
+    result = solve(scenario)
+    assert result.status == Status.INFEASIBLE
+    assert 'Charge Range of 9" is short of the 10.00"' in result.proof
+
+
+def test_the_seeds_example_forward_wheel_forward_align() -> None:
+    """The seed's figure: A cannot reach B straight ahead (its lane x 15..19.92 misses B's
+    front x 25.08..30) but its front's centre (17.46, 18) is in B's front arc, 0.27" inside
+    the 45-degree line from B's front-right corner ((17.46 - 25.08 + 8) / sqrt 2). A wheels
+    about its front-right corner toward B, moves forward into contact and aligns: 5 and 5."""
+    scenario = table(
+        [block("A", "attacker", 15.0, 18.0, -90.0), block("B", "defender", 30.0, 10.0, 90.0)]
+    )
+    result = solve(scenario)
+    a = _one(result)
+    assert result.status == Status.OPTIMAL
+    assert a["arc"] == "front"
+    margin = (15 + W5 / 2 - (30 - W5) + 8) / math.sqrt(2)
+    assert a["arc_margin_in"] == pytest.approx(margin, abs=1e-3)
+    moves = [step["move"] for step in a["path"]]
+    assert "wheel" in moves and moves[-1] == "align" and moves[-2] == "forward"
+    wheel = next(step for step in a["path"] if step["move"] == "wheel")
+    assert wheel["pivot"] == "front-right" and wheel["angle_deg"] > 0
+    assert wheel["travel_in"] == pytest.approx(W5 * math.radians(wheel["angle_deg"]), abs=1e-3)
+    assert a["aligned"] is True
+    assert (a["target_models_in_contact"], a["models_in_contact"]) == (5, 5)
+    assert a["range_needed"] == math.ceil(a["distance_in"])
+
+
+def test_keeping_the_contact_point_costs_a_model() -> None:
+    """A (3 files, 2.95") already touches B's front only over its last 0.42" (B's front-right
+    end, along 0..0.42 from that corner); it cannot move anywhere first. Keeping that point
+    allows slides -2.53..0.42: at best 4 of B's models (front over 0.42..3.37 reaches base 4
+    at 2.95..3.94) and 3 of A's. At slide 0.98 (front 0.98..3.94, touching bases 1 to 5, two
+    of them corner to corner) 5 of B's would touch: the higher priority wins, 4 it is."""
+    x0 = 30 - W5 + 0.42 - 3 * INCH_25MM
+    scenario = table(
+        [
+            block("A", "attacker", x0, 10.0, -90.0, files=3, ranks=4),
+            block("B", "defender", 30.0, 10.0, 90.0),
+        ]
+    )
+    result = solve(scenario)
+    a = _one(result)
+    assert result.status == Status.OPTIMAL
+    assert (a["target_models_in_contact"], a["models_in_contact"]) == (4, 3)
+    assert a["most_possible"] == [5, 3]
+    lo, hi = 30 - W5, 30 - W5 + 0.42
+    assert lo - 1e-6 <= a["initial_contact"][0] <= hi + 1e-6
+    assert a["slide_in"] <= 0.42 + 1e-9
+
+
+def _rocks(b_front_right_x: float) -> list[list[tuple[float, float]]]:
+    """Two low rocks on B's front line: along -1..-0.5 and 2..2.5 from its front-right
+    corner, 0.3" deep."""
+    x = b_front_right_x
+    return [
+        [(x - 1.0, 10.0), (x - 0.5, 10.0), (x - 0.5, 10.3), (x - 1.0, 10.3)],
+        [(x + 2.0, 10.0), (x + 2.5, 10.0), (x + 2.5, 10.3), (x + 2.0, 10.3)],
+    ]
+
+
+def test_unaligned_charge_with_the_targets_rotation() -> None:
+    """A touches B's front 1" from its front-right corner with its own front-right corner,
+    turned 30 degrees. No flush placement fits between the two rocks (2.5" apart, A is 4.92"
+    wide), so the charge is unaligned: the least turn keeping the point clears the left rock
+    (0.3" high, 1.5" away): atan(0.3 / 1.5) = 11.31 degrees. B then turns about the contact
+    point by the same 11.31 degrees (nothing is in its way), ending fully aligned: B's bases
+    1 and 2 and A's two right-hand files touch."""
+    bfr = 30 - W5
+    a = 30.0
+    f = (math.cos(math.radians(-90 - a)), math.sin(math.radians(-90 - a)))
+    r = (-f[1], f[0])
+    fr = (bfr + 1.0, 10.0)
+    fl = (fr[0] - W5 * r[0], fr[1] - W5 * r[1])
+    scenario = table(
+        [block("A", "attacker", fl[0], fl[1], -90 - a), block("B", "defender", 30.0, 10.0, 90.0)],
+        terrain=_rocks(bfr),
+    )
+    result = solve(scenario)
+    charger = _one(result)
+    assert result.status == Status.OPTIMAL
+    assert charger["aligned"] is True  # after B's turn
+    least = math.degrees(math.atan(0.3 / 1.5))
+    assert abs(charger["target_rotation_deg"]) == pytest.approx(least, abs=1e-3)
+    assert charger["angle_deg"] == pytest.approx(0.0, abs=1e-3)
+    assert charger["initial_contact"] == pytest.approx([bfr + 1.0, 10.0], abs=1e-5)
+    assert (charger["target_models_in_contact"], charger["models_in_contact"]) == (2, 2)
+    target = next(b for b in result.blocks if b["role"] == "target")
+    assert target["outcome"] == "rotates"
+
+
+def test_no_path_is_infeasible_with_the_reason() -> None:
+    """A wall of impassable terrain across A's whole front, wider than any wheel: no charge."""
+    scenario = table(
+        [block("A", "attacker", 14.0, 30.0, -90.0), block("B", "defender", 19.0, 10.0, 90.0)],
+        terrain=[[(2.0, 20.0), (46.0, 20.0), (46.0, 22.0), (2.0, 22.0)]],
+    )
+    result = solve(scenario)
+    assert result.status == Status.INFEASIBLE
+    assert "no Snaking Forward Move" in result.proof and "rock-0" in result.proof
+
+
+def test_checker_catches_a_moved_answer() -> None:
+    scenario = table(
+        [
+            block("A", "attacker", 10.0, 30.0, -90.0, ranks=4),
+            block("B", "defender", 16.0, 20.0, 90.0),
+        ],
+        roll=10,
+    )
+    result = solve(scenario)
+    moved = dict(result.blocks[0], y=20.5)
+    bad = result.model_copy(update={"blocks": (moved,)})
+    kinds = {v.kind for v in check_blocks(scenario, bad)}
+    assert "no_contact" in kinds and "front_not_on_facing" in kinds
