@@ -18,7 +18,7 @@ W5 = 5 * INCH_25MM
 """A 5-file front of 25 mm bases: 4.92126"."""
 
 
-def _one(result):  # noqa: ANN001, ANN202
+def _one(result):
     assert not result.violations, result.violations
     return next(b for b in result.blocks if b["role"] == "charger")
 
