@@ -23,6 +23,10 @@ def _path_words(path: list[dict[str, Any]]) -> str:
     return ", ".join(words) or "is already in contact"
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
+
+
 def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     """The ruling for one charging block."""
     unit = block["unit"]
@@ -44,6 +48,8 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     facing = block["target_facing"]
     t, c = block["target_models_in_contact"], block["models_in_contact"]
     move = _path_words(block.get("path", []))
+    if block.get("order"):
+        move = f"moves {_ordinal(block['order'])} in the combined charge: {move}"
     if block.get("aligned"):
         most = block.get("most_possible")
         best = f" (most possible: {most[0]} and {most[1]})" if most else ""

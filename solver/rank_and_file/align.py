@@ -74,7 +74,7 @@ def kept_slides(charger: Block, contact_set: list[Interval]) -> list[Interval]:
     return [(lo - charger.width_in, hi) for lo, hi in contact_set]
 
 
-def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
+def intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
     out = []
     for a0, a1 in a:
         for b0, b1 in b:
@@ -126,7 +126,7 @@ def align(
 ) -> AlignOutcome:
     """The best fully aligned placement keeping a reachable initial contact point."""
     legal, names = legal_slides(charger, facing, obstacles)
-    allowed = _intersect(legal, kept_slides(charger, contact_set))
+    allowed = intersect(legal, kept_slides(charger, contact_set))
     slides = candidates_in(allowed, bases)
     anywhere = candidates_in(legal, bases)
     return AlignOutcome(

@@ -160,3 +160,15 @@ def _contact_on_facing(
         s = min(max(s, 0.0), length)
         return (s, s)
     return None
+
+
+def swept_area(start: BlockPose, approach: Approach):
+    """Everything the block covers on its way (the Align Move lifts it, so not that)."""
+    from shapely.ops import unary_union
+
+    moved = forward(start, approach.d1_in)
+    turned = wheel(moved, approach.wheel_deg)
+    parts = [forward_sweep(start, approach.d1_in), forward_sweep(turned, approach.d2_in)]
+    if approach.wheel_deg:
+        parts.append(wheel_sweep(moved, approach.wheel_deg))
+    return unary_union(parts)

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import time
 
-from chargeopt.geometry.rank_and_file.arcs import arc_of
-from chargeopt.geometry.rank_and_file.contact import distance_between
 from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose
 from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
 from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
 from chargeopt.models import RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.facing_charge import FacingAttempt, attempt_facing
-from chargeopt.solver.rank_and_file.odds import smallest_range
+from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
-from chargeopt.solver.rank_and_file.ruling import Ruling
 
 
 def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
@@ -28,36 +25,22 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
     charger = scenario.acting_unit
     target = scenario.target
     start, target_pose = BlockPose.of(charger), BlockPose.of(target)
-    verdict = arc_of(target_pose, start.front_centre)
-    ruling = Ruling(
-        charger.id,
-        "charger",
-        start,
-        arc=verdict.arc,
-        arc_margin_deg=verdict.margin_deg,
-        arc_margin_in=verdict.margin_in,
-        target_facing=verdict.arc,
-    )
-    ruling.distance_in = distance_between(start, target_pose)
-    ruling.range_needed = smallest_range(ruling.distance_in)
     roll = options.roll if options.roll is not None else scenario.action.roll
-    ruling.charge_range = roll
-    if roll is not None and roll < ruling.distance_in:
-        ruling.outcome = "fails"
-        proof = (
-            f'the Charge Range of {roll}" is short of the {ruling.distance_in:.2f}" between '
-            f"{charger.id} and {target.id}: the charge fails (a Failed Charge Move is not placed)"
-        )
+    ruling = open_ruling(scenario, charger.id, roll)
+    if ruling.outcome == "fails":
+        proof = short_range_reason(ruling, target.id)
         return charge_result(scenario, [ruling], Status.INFEASIBLE, proof, started, roll)
+    arc = ruling.arc
+    assert arc is not None
     obstacles = table_obstacles(scenario, {charger.id, target.id})
-    attempt = attempt_facing(scenario, charger, start, target, target_pose, verdict.arc, obstacles)
+    attempt = attempt_facing(scenario, charger, start, target, target_pose, arc, obstacles)
     if attempt.ruling_update is None:
         blocked = _blocked_path(scenario, start, target.id, obstacles, target_pose)
         if blocked:
             tries = [
                 attempt_facing(scenario, charger, start, target, target_pose, f, obstacles)
                 for f in FACINGS
-                if f != verdict.arc
+                if f != arc
             ]
             done = [t for t in tries if t.ruling_update is not None]
             if done:
@@ -66,7 +49,7 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
                 ruling.target_facing = attempt.facing
             else:
                 attempt = FacingAttempt(
-                    verdict.arc,
+                    arc,
                     None,
                     attempt.reason + "; Blocked Path applies (the first "
                     f"obstacle straight ahead is {target.id}) but no facing of it can be reached",

@@ -34,6 +34,8 @@ class Ruling:
     charger_models: int | None = None
     most_possible: tuple[int, int] | None = None
     outcome: str = "charges"
+    order: int | None = None
+    """In a combined charge, this charger's place in the order of moves (1 moves first)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The result's `blocks[]` entry (lengths rounded to 0.001", angles to 0.01 deg)."""
@@ -66,6 +68,7 @@ class Ruling:
             "target_models_in_contact": self.target_models,
             "models_in_contact": self.charger_models,
             "most_possible": list(self.most_possible) if self.most_possible else None,
+            "order": self.order,
         }
         out.update({k: v for k, v in optional.items() if v is not None})
         return out

@@ -179,3 +179,50 @@ def test_checker_catches_a_moved_answer() -> None:
     bad = result.model_copy(update={"blocks": (moved,)})
     kinds = {v.kind for v in check_blocks(scenario, bad)}
     assert "no_contact" in kinds and "front_not_on_facing" in kinds
+
+
+def test_combined_charge_packs_two_units_on_one_facing() -> None:
+    """Two 3-file units (2.95" each) charge B's 4.92" front side by side: together they are
+    0.98" wider than it, so one file hangs off an end, touching B's corner point: all 5 of B's
+    models and all 6 front models of the chargers are in contact (corner contact counts)."""
+    scenario = table(
+        [
+            block("A1", "attacker", 24.0, 16.0, -90.0, files=3),
+            block("A2", "attacker", 28.5, 16.0, -90.0, files=3),
+            block("B", "defender", 30.0, 10.0, 90.0),
+        ],
+        chargers=("A1", "A2"),
+    )
+    result = solve(scenario)
+    assert not result.violations
+    assert result.status == Status.OPTIMAL
+    assert result.objective == {"charges": 2, "target_models_in_contact": 5, "models_in_contact": 6}
+    blocks = {b["unit"]: b for b in result.blocks}
+    assert {blocks["A1"]["order"], blocks["A2"]["order"]} == {1, 2}
+    assert all(b["aligned"] for b in blocks.values())
+
+
+def test_combined_charge_never_unaligned() -> None:
+    """The rocks of the unaligned test leave no flush place for A: in a combined charge that
+    charge is impossible (no unaligned rules), while C, straight in on B's left, succeeds."""
+    bfr = 30 - W5
+    a = 30.0
+    f = (math.cos(math.radians(-90 - a)), math.sin(math.radians(-90 - a)))
+    r = (-f[1], f[0])
+    fr = (bfr + 1.0, 10.0)
+    fl = (fr[0] - W5 * r[0], fr[1] - W5 * r[1])
+    scenario = table(
+        [
+            block("A", "attacker", fl[0], fl[1], -90 - a),
+            block("C", "attacker", bfr + 2.6, 14.0, -90.0, files=2),
+            block("B", "defender", 30.0, 10.0, 90.0),
+        ],
+        terrain=_rocks(bfr),
+        chargers=("A", "C"),
+    )
+    result = solve(scenario)
+    blocks = {b["unit"]: b for b in result.blocks}
+    assert not result.violations
+    assert blocks["A"]["outcome"] == "impossible"
+    assert blocks["C"]["outcome"] == "charges" and blocks["C"]["aligned"]
+    assert result.objective["charges"] == 1
