@@ -18,6 +18,8 @@ import itertools
 import time
 from dataclasses import dataclass
 
+import numpy as np
+import shapely
 from ortools.sat.python import cp_model
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
@@ -148,6 +150,10 @@ def _model(plans: list[Plan], target: Block, forbidden: list[list[tuple[int, int
         present.append(s)
     for intervals in by_facing.values():
         model.add_no_overlap(intervals)
+    for (i, a), (j, b) in itertools.combinations(enumerate(plans), 2):
+        if a.ruling.arc != b.ruling.arc:
+            for k, m in _clashes(a, b):
+                model.add(picks[i][k] + picks[j][m] <= 1)
     ys = []
     for m, xs in covers.items():
         y = model.new_bool_var(f"y_{m}")
@@ -159,6 +165,20 @@ def _model(plans: list[Plan], target: Block, forbidden: list[list[tuple[int, int
     models_in_contact = big * sum(present) + sum(ys) + sum(charger_terms)
     model.maximize((MAX_SHIFT * len(plans) + 1) * models_in_contact - sum(shifts))
     return model, picks, present
+
+
+def _clashes(a: Plan, b: Plan) -> list[tuple[int, int]]:
+    """Pairs of candidates of two chargers on different facings whose blocks would overlap
+    (near the corner between the facings)."""
+    shapes_a = [flush_pose(a.block, a.facing, v).polygon for v in a.candidates or []]  # type: ignore[arg-type]
+    shapes_b = np.array([flush_pose(b.block, b.facing, v).polygon for v in b.candidates or []])  # type: ignore[arg-type]
+    out = []
+    for k, shape in enumerate(shapes_a):
+        touching = np.nonzero(shapely.intersects(shape, shapes_b))[0]
+        if len(touching):
+            areas = shapely.area(shapely.intersection(shape, shapes_b[touching]))
+            out += [(k, int(m)) for m, area in zip(touching, areas, strict=True) if area > 1e-9]
+    return out
 
 
 def _order(
