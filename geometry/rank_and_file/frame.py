@@ -126,6 +126,12 @@ class BlockPose:
             "rear-left": self.at(0.0, -d),
         }
 
+    @property
+    def ring(self) -> list[Vec]:
+        """The Unit Boundary's corners, closed (the first repeated last)."""
+        c = list(self.corners.values())
+        return [*c, c[0]]
+
     @cached_property
     def polygon(self) -> Polygon:
         """The Unit Boundary."""

@@ -10,8 +10,11 @@ from shapely.geometry import Polygon
 
 from chargeopt.geometry.rank_and_file.frame import Vec
 
+Ring = list[Vec]
 
-def _rings(shape: Polygon) -> list[list[Vec]]:
+
+def rings_of(shape: Polygon) -> list[Ring]:
+    """The closed rings (outline and holes) of a polygon or of several."""
     polys = list(shape.geoms) if hasattr(shape, "geoms") else [shape]
     out = []
     for poly in polys:
@@ -35,12 +38,15 @@ def _ray_hit(origin: Vec, d: Vec, a: Vec, b: Vec) -> float | None:
     return max(t, 0.0)
 
 
-def travel_until_touch(moving: Polygon, direction: Vec, fixed: Polygon) -> tuple[float, Vec] | None:
+def travel_until_touch(
+    moving: Polygon | list[Ring], direction: Vec, fixed: Polygon | list[Ring]
+) -> tuple[float, Vec] | None:
     """(distance, touching point) when `moving`, translated along the unit `direction`, first
-    touches `fixed`; None if it never does."""
+    touches `fixed`; None if it never does. Either shape may be given as its rings."""
     best: tuple[float, Vec] | None = None
     back = (-direction[0], -direction[1])
-    moving_rings, fixed_rings = _rings(moving), _rings(fixed)
+    moving_rings = moving if isinstance(moving, list) else rings_of(moving)
+    fixed_rings = fixed if isinstance(fixed, list) else rings_of(fixed)
     for rings_from, rings_to, d, sign in (
         (moving_rings, fixed_rings, direction, 1),
         (fixed_rings, moving_rings, back, -1),

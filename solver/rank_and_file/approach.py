@@ -18,9 +18,12 @@ from dataclasses import dataclass
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment, heading_of, wrap_deg
 from chargeopt.geometry.rank_and_file.moves import forward, forward_sweep, wheel, wheel_sweep
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle
-from chargeopt.geometry.rank_and_file.translate import travel_until_touch
+from chargeopt.geometry.rank_and_file.translate import rings_of, travel_until_touch
 
 D1_STEP_IN = 0.5
+D1_MAX_STEPS = 12
+"""At most this many first forward moves are tried (farther apart than D1_STEP_IN when the
+way ahead is long)."""
 PHI_STEP_DEG = 5.0
 MAX_WHEEL_DEG = 90.0
 ON_LINE_IN = 1e-7
@@ -84,7 +87,9 @@ def reach(start: BlockPose, target: BlockPose, facing: Segment, obstacles: list[
     tried = 0
     straight = _first_block(start, obstacles, target)
     ahead = min(straight, math.dist(start.front_centre, target.front_centre) + target.depth_in)
-    d1s = [i * D1_STEP_IN for i in range(int(max(ahead, 0.0) / D1_STEP_IN) + 1)]
+    step = max(D1_STEP_IN, ahead / D1_MAX_STEPS)
+    d1s = [i * step for i in range(int(max(ahead, 0.0) / step) + 1)]
+    rings = _Rings(target.ring, [(o, rings_of(o.shape)) for o in obstacles])
     n = int(MAX_WHEEL_DEG / PHI_STEP_DEG)
     phis = sorted({i * PHI_STEP_DEG for i in range(-n, n + 1)} | {flush_wheel(start, facing)})
     phis = [p for p in phis if abs(p) <= 180.0 - 1e-9]
@@ -96,7 +101,7 @@ def reach(start: BlockPose, target: BlockPose, facing: Segment, obstacles: list[
             if d1 > 0 and phi == 0:
                 continue  # the same as d1 = 0 with a longer final move
             tried += 1
-            outcome = _try(moved, phi, target, facing, obstacles)
+            outcome = _try(moved, phi, target, facing, rings)
             if isinstance(outcome, str):
                 blockers[outcome] = blockers.get(outcome, 0) + 1
             elif outcome is not None:
@@ -114,13 +119,21 @@ def _first_block(start: BlockPose, obstacles: list[Obstacle], target: BlockPose)
     return best
 
 
+@dataclass(frozen=True)
+class _Rings:
+    """The target's and the obstacles' outlines, read once for the ray casts."""
+
+    target: list[tuple[float, float]]
+    obstacles: list[tuple[Obstacle, list[list[tuple[float, float]]]]]
+
+
 def _try(
-    moved: BlockPose, phi: float, target: BlockPose, facing: Segment, obstacles: list[Obstacle]
+    moved: BlockPose, phi: float, target: BlockPose, facing: Segment, rings: _Rings
 ) -> tuple[float, tuple[float, float], BlockPose] | str | None:
     """(d2, contact interval, arrival) of one path, the name of what blocks it, or None when
     its front would not meet the facing."""
     turned = wheel(moved, phi)
-    hit = travel_until_touch(turned.polygon, turned.forward, target.polygon)
+    hit = travel_until_touch([turned.ring], turned.forward, [rings.target])
     if hit is None:
         return None
     d2, point = hit
@@ -128,15 +141,19 @@ def _try(
     contact = _contact_on_facing(arrival, facing, point)
     if contact is None:
         return None
-    lane = forward_sweep(turned, d2)
-    for obstacle in obstacles:
-        if obstacle.blocks(lane):
+    for obstacle, outline in rings.obstacles:
+        gap = travel_until_touch([turned.ring], turned.forward, outline)
+        if (
+            gap is not None
+            and gap[0] <= d2 + obstacle.clearance_in
+            and obstacle.blocks(forward_sweep(turned, d2))
+        ):
             return obstacle.name
     if phi != 0:
         sweep = wheel_sweep(moved, phi)
         if target.polygon.distance(sweep) <= 1e-9:
             return "the target itself"
-        for obstacle in obstacles:
+        for obstacle, _ in rings.obstacles:
             if obstacle.blocks(sweep):
                 return obstacle.name
     return d2, contact, arrival
