@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from .blocks import Block
 from .errors import KeyPathError
+from .keys import key
 from .scenario import ActionKind, Board, Terrain, TerrainKind
 
 RANK_AND_FILE_EDITIONS = ("t9a-2022",)
@@ -49,13 +50,31 @@ class _Frozen(BaseModel):
 class BlockAction(_Frozen):
     """A charge by one block, or a combined charge by several, against one enemy block."""
 
-    kind: Literal[ActionKind.CHARGE] = ActionKind.CHARGE
-    unit: str | None = None
-    units: tuple[str, ...] = ()
-    targets: tuple[str, ...]
-    roll: int | None = None
-    rolls: dict[str, int] = {}
-    charged: bool = False
+    kind: Literal[ActionKind.CHARGE] = key(
+        "The move: a charge (the only rank-and-file move so far).",
+        example="charge",
+        default=ActionKind.CHARGE,
+    )
+    unit: str | None = key("The id of the charging block.", example="A", default=None)
+    units: tuple[str, ...] = key(
+        "The ids of the blocks of a combined charge (instead of unit).",
+        example=["A", "C"],
+        default=(),
+    )
+    targets: tuple[str, ...] = key("The id of the one enemy block charged.", example=["B"])
+    roll: int | None = key(
+        "The Charge Range rolled (D6 + 4 + Charge Speed). Without it, the smallest range that "
+        "succeeds and its chance are found.",
+        example=9,
+        unit="in",
+        default=None,
+    )
+    rolls: dict[str, int] = key(
+        "A combined charge's Charge Range per charging block.",
+        example={"A": 9, "C": 8},
+        unit="in",
+        default_factory=dict,
+    )
 
     @model_validator(mode="after")
     def _shape(self) -> BlockAction:
@@ -94,13 +113,43 @@ class BlockAction(_Frozen):
 class RankAndFileScenario(_Frozen):
     """A rank-and-file table: board, impassable terrain, blocks and one (combined) charge."""
 
-    format: Literal[1] = 1
-    name: str = ""
-    ruleset: tuple[str, ...]
-    board: Board
-    terrain: tuple[Terrain, ...] = ()
-    units: tuple[Block, ...]
-    action: BlockAction
+    format: Literal[1] = key("The version of the format (only 1 exists).", example=1, default=1)
+    name: str = key("A title for people.", example="A charges B", default="")
+    ruleset: tuple[str, ...] = key(
+        'The rules: "t9a-2022", optionally with "wheel-chord" (a wheel counts the outer '
+        "corner's straight line, not its arc).",
+        example="t9a-2022",
+        min_length=1,
+    )
+    board: Board = key(
+        "The battlefield's size; the origin is its top-left corner, x to the right, y down.",
+        example={"width": 72.0, "height": 48.0},
+    )
+    terrain: tuple[Terrain, ...] = key(
+        "Impassable terrain pieces (polygon rings); no other kind is read yet.",
+        example=[{"id": "rock", "kind": "impassable", "path": [[2, 2], [6, 2], [6, 6], [2, 6]]}],
+        default=(),
+    )
+    units: tuple[Block, ...] = key(
+        "The blocks on the table.",
+        example=[
+            {
+                "id": "A",
+                "owner": "attacker",
+                "files": 5,
+                "ranks": 4,
+                "base": "25x25mm",
+                "x": 10.0,
+                "y": 30.0,
+                "facing": -90.0,
+            }
+        ],
+        min_length=1,
+    )
+    action: BlockAction = key(
+        "The charge: one charging block (unit) or several (units), one target.",
+        example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 9},
+    )
 
     @field_validator("ruleset", mode="before")
     @classmethod

@@ -18,6 +18,9 @@ DOCUMENT_DESCRIPTIONS = {
     "(TOML or JSON, coordinates in inches from the board's top-left corner).",
     "Result": "The answer to a scenario, or a hand-written placement to check: only "
     "placements is required.",
+    "RankAndFileScenario": "A rank-and-file table (ruleset t9a-2022): blocks of models in "
+    "files and ranks, impassable terrain and one charge, single or combined; the ruleset picks "
+    "this document type.",
 }
 _KEPT_FROM_OUTSIDE = ("description", "examples", "default", "unit", "title")
 

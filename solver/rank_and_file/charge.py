@@ -10,7 +10,8 @@ from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
 from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
 from chargeopt.models import RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
-from chargeopt.solver.rank_and_file.facing_charge import FacingAttempt, attempt_facing
+from chargeopt.solver.rank_and_file.attempt import FacingAttempt
+from chargeopt.solver.rank_and_file.facing_charge import attempt_facing
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
 

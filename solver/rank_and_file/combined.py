@@ -35,7 +35,7 @@ from chargeopt.solver.rank_and_file.align import (
     legal_slides,
 )
 from chargeopt.solver.rank_and_file.approach import Reach, reach, swept_area
-from chargeopt.solver.rank_and_file.facing_charge import align_step, path_steps
+from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
 from chargeopt.solver.rank_and_file.ruling import Ruling

@@ -3,65 +3,14 @@ best aligned placement keeping one, else the unaligned placement; or the reason 
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from typing import Any
-
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
-from chargeopt.geometry.rank_and_file.moves import pivot_of, wheel_travel
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle
 from chargeopt.geometry.rank_and_file.slides import facing_bases, flush_pose
 from chargeopt.models import Block, RankAndFileScenario
 from chargeopt.solver.rank_and_file.align import align
-from chargeopt.solver.rank_and_file.approach import Approach, reach
-from chargeopt.solver.rank_and_file.ruling import Ruling
+from chargeopt.solver.rank_and_file.approach import reach
+from chargeopt.solver.rank_and_file.attempt import FacingAttempt, align_step, path_steps
 from chargeopt.solver.rank_and_file.unaligned import unaligned
-
-
-@dataclass
-class FacingAttempt:
-    """The outcome against one facing: the Ruling fields to set (None: impossible, with the
-    reason), how many candidate placements were weighed, and extra rulings (the target's)."""
-
-    facing: str
-    ruling_update: dict[str, Any] | None
-    reason: str
-    candidates: int = 0
-    extra_rulings: list[Ruling] = field(default_factory=list)
-
-    def rank(self) -> tuple[int, int, int]:
-        """Aligned first, then the target's and the charger's models in contact."""
-        u = self.ruling_update or {}
-        return (int(bool(u.get("aligned"))), u.get("target_models", 0), u.get("charger_models", 0))
-
-
-def path_steps(approach: Approach, width_in: float, metric: str) -> list[dict[str, Any]]:
-    """The Snaking Forward Move as steps: forward, wheel (pivot, outer corner's travel), forward."""
-    steps: list[dict[str, Any]] = []
-    if approach.d1_in > 0:
-        steps.append({"move": "forward", "distance_in": round(approach.d1_in, 3)})
-    if approach.wheel_deg != 0:
-        steps.append(
-            {
-                "move": "wheel",
-                "angle_deg": round(approach.wheel_deg, 3),
-                "pivot": pivot_of(approach.wheel_deg),
-                "travel_in": round(wheel_travel(width_in, approach.wheel_deg, metric), 3),
-                "metric": metric,
-            }
-        )
-    steps.append({"move": "forward", "distance_in": round(approach.d2_in, 3)})
-    return steps
-
-
-def align_step(arrival: BlockPose, end: BlockPose) -> dict[str, Any]:
-    """The Align Move: how far the front-left corner is picked up and put down, and the turn."""
-    turn = (end.facing - arrival.facing + 180.0) % 360.0 - 180.0
-    return {
-        "move": "align",
-        "shift_in": round(math.dist((arrival.x, arrival.y), (end.x, end.y)), 3),
-        "turn_deg": round(turn, 3),
-    }
 
 
 def attempt_facing(
@@ -137,4 +86,4 @@ def _kept_point(contacts: list[tuple[float, float]], slide_in: float, width_in: 
     raise AssertionError("the slide keeps no contact point")
 
 
-__all__ = ["FacingAttempt", "Segment", "attempt_facing", "path_steps"]
+__all__ = ["FacingAttempt", "Segment", "attempt_facing"]

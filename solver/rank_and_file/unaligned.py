@@ -18,6 +18,7 @@ from chargeopt.geometry.rank_and_file.moves import rotate_about
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle, overlaps
 from chargeopt.models import Block, RankAndFileScenario
 from chargeopt.solver.rank_and_file.approach import Approach, Reach
+from chargeopt.solver.rank_and_file.attempt import FacingAttempt, align_step
 from chargeopt.solver.rank_and_file.ruling import Ruling
 
 SCAN_DEG = 0.5
@@ -102,10 +103,9 @@ def unaligned(
     obstacles: list[Obstacle],
     blockers: tuple[str, ...],
     steps: Callable[[Approach], list[dict[str, Any]]],
-) -> Any:
+) -> FacingAttempt:
     """The best unaligned placement (least angle, then models in contact) with the target's
     rotation, as a FacingAttempt."""
-    from chargeopt.solver.rank_and_file.facing_charge import FacingAttempt, align_step
 
     def free(pose: BlockPose) -> bool:
         shape = pose.polygon
