@@ -69,10 +69,18 @@ class Reach:
                 merged.append([lo, hi])
         return [(lo, hi) for lo, hi in merged]
 
-    def witness(self, point: float) -> Approach | None:
-        """The simplest approach whose initial contact includes `point`."""
-        fits = [a for a in self.approaches if a.contact[0] - 1e-9 <= point <= a.contact[1] + 1e-9]
-        return min(fits, key=lambda a: (a.steps, abs(a.wheel_deg), a.d1_in + a.d2_in), default=None)
+    def witness(self, lo: float, hi: float | None = None) -> tuple[Approach, float] | None:
+        """The simplest approach whose initial contact meets [lo, hi] (a point when hi is
+        None), and the middle of where they meet: the contact point the owner declares."""
+        hi = lo if hi is None else hi
+        fits = [
+            a for a in self.approaches if a.contact[0] - 1e-9 <= hi and lo <= a.contact[1] + 1e-9
+        ]
+        best = min(fits, key=lambda a: (a.steps, abs(a.wheel_deg), a.d1_in + a.d2_in), default=None)
+        if best is None:
+            return None
+        a, b = max(lo, best.contact[0]), min(hi, best.contact[1])
+        return best, (a + b) / 2 if a <= b else a
 
 
 def flush_wheel(start: BlockPose, facing: Segment) -> float:

@@ -41,9 +41,9 @@ def attempt_facing(
     if outcome.best is not None:
         choice = outcome.best
         end = flush_pose(charger, facing, choice.slide_in)
-        point = _kept_point(contacts, choice.slide_in, charger.width_in)
-        witness = found.witness(point)
-        assert witness is not None
+        kept = found.witness(choice.slide_in, choice.slide_in + charger.width_in)
+        assert kept is not None
+        witness, point = kept
         anywhere = outcome.best_anywhere
         update = {
             "end": end,
@@ -74,16 +74,6 @@ def attempt_facing(
         outcome.blockers,
         lambda approach: path_steps(approach, charger.width_in, metric),
     )
-
-
-def _kept_point(contacts: list[tuple[float, float]], slide_in: float, width_in: float) -> float:
-    """A reachable contact point under the charger's front at `slide_in` (the middle of the
-    first overlap)."""
-    for lo, hi in contacts:
-        a, b = max(lo, slide_in), min(hi, slide_in + width_in)
-        if a <= b + 1e-9:
-            return (a + min(b, max(a, b))) / 2 if b >= a else a
-    raise AssertionError("the slide keeps no contact point")
 
 
 __all__ = ["FacingAttempt", "Segment", "attempt_facing"]

@@ -144,8 +144,9 @@ def unaligned(
         )
     (angle, _, _), end, s, point = best
     rotated, turn = _target_turn(scenario, target, target_pose, end, point, angle, facing)
-    witness = found.witness(s)
-    assert witness is not None
+    kept = found.witness(s)
+    assert kept is not None
+    witness = kept[0]
     t_ids = models_in_contact(target, rotated, end.polygon)
     c_ids = models_in_contact(charger, end, rotated.polygon)
     update = {

@@ -226,3 +226,30 @@ def test_combined_charge_never_unaligned() -> None:
     assert blocks["A"]["outcome"] == "impossible"
     assert blocks["C"]["outcome"] == "charges" and blocks["C"]["aligned"]
     assert result.objective["charges"] == 1
+
+
+def test_blocked_path_lets_the_charger_take_the_front() -> None:
+    """A drives up-left at heading -150 degrees; its front's centre (39.89, 19.13) is in B's
+    left arc, 0.54" past the 45-degree line from B's front-left corner (30, 10). Rock covers
+    B's whole left flank and a 0.2" lip below the corner, so the left facing cannot be
+    reached; straight ahead the first thing A meets is B's front (its front-right corner
+    reaches (29, 10) after 14"). Blocked Path: A may charge the front instead, where it fits
+    exactly between the lip and B's front-right end: 5 and 5 in contact."""
+    h = -150.0
+    f = (math.cos(math.radians(h)), math.sin(math.radians(h)))
+    r = (-f[1], f[0])
+    fr0 = (29.0 - 14.0 * f[0], 10.0 - 14.0 * f[1])
+    fl0 = (fr0[0] - W5 * r[0], fr0[1] - W5 * r[1])
+    scenario = table(
+        [block("A", "attacker", fl0[0], fl0[1], h), block("B", "defender", 30.0, 10.0, 90.0)],
+        terrain=[[(30, 3), (36, 3), (36, 10.2), (30, 10.2)]],
+    )
+    result = solve(scenario)
+    a = _one(result)
+    assert result.status == Status.OPTIMAL
+    assert a["arc"] == "left" and a["arc_margin_in"] == pytest.approx(0.54, abs=0.01)
+    assert a["blocked_path"] is True and a["target_facing"] == "front"
+    assert (a["x"], a["y"], a["facing"]) == (pytest.approx(30 - W5), 10.0, -90.0)
+    assert (a["target_models_in_contact"], a["models_in_contact"]) == (5, 5)
+    assert [s["move"] for s in a["path"]] == ["forward", "align"]
+    assert a["path"][0]["distance_in"] == pytest.approx(14.0, abs=1e-3)
