@@ -50,7 +50,7 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     move = _path_words(block.get("path", []))
     if block.get("order"):
         move = f"moves {_ordinal(block['order'])} in the combined charge: {move}"
-    if block.get("aligned"):
+    if not block.get("unaligned"):
         most = block.get("most_possible")
         best = f" (most possible: {most[0]} and {most[1]})" if most else ""
         lines.append(
@@ -63,12 +63,15 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
             )
     else:
         turn = block.get("target_rotation_deg") or 0.0
+        left = (
+            "fully aligned" if block.get("aligned") else f"{block['angle_deg']:.2f} degrees apart"
+        )
         lines.append(
             f"{unit} {move}; no fully aligned placement keeps the contact point: unaligned "
             f"charge, its front turned {block['angle_deg'] + abs(turn):.2f} degrees off "
             f"{target}'s {facing}; {target} turns {abs(turn):.2f} degrees about the contact "
-            f"point, leaving {block['angle_deg']:.2f} degrees; {t} of {target}'s models and {c} "
-            f"of {unit}'s in contact."
+            f"point, leaving them {left}; {t} of {target}'s models and {c} of {unit}'s in "
+            "contact."
         )
     return lines
 
@@ -78,7 +81,8 @@ def summarise_blocks(result: Result) -> str:
     action = result.action
     target = action.targets[0] if action and action.targets else "?"
     chargers = [b for b in result.blocks if b.get("role") == "charger"]
-    names = " and ".join(b["unit"] for b in chargers)
+    ids = [b["unit"] for b in chargers]
+    names = ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
     roll = f" with a Charge Range of {action.roll}" if action and action.roll is not None else ""
     verb = "charges" if len(chargers) == 1 else "charge"
     head = f"{result.status.value.upper()}: {names} {verb} {target}{roll}"
@@ -86,10 +90,12 @@ def summarise_blocks(result: Result) -> str:
         head = f"INFEASIBLE: {names} cannot charge {target}{roll}"
     lines = [head]
     if result.min_roll is not None and result.success_probability is not None:
-        lines.append(
-            f"Smallest Charge Range that succeeds: {result.min_roll} "
-            f"({result.success_probability:.0%} to roll it)."
+        chance = (
+            f"{result.success_probability:.0%} to roll it"
+            if result.success_probability > 0
+            else "more than the dice can roll"
         )
+        lines.append(f"Smallest Charge Range that succeeds: {result.min_roll} ({chance}).")
     for block in chargers:
         lines += charger_lines(block, target)
     if result.proof:

@@ -22,4 +22,4 @@ def chance_of_range(
 
 def smallest_range(distance_in: float) -> int:
     """The smallest whole Charge Range that reaches `distance_in` (ranges are whole inches)."""
-    return max(0, math.ceil(distance_in - 1e-9))
+    return max(0, math.ceil(distance_in - 1e-6))

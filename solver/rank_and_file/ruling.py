@@ -27,6 +27,8 @@ class Ruling:
     path: list[dict[str, Any]] = field(default_factory=list)
     initial_contact: tuple[float, float] | None = None
     aligned: bool | None = None
+    unaligned: bool = False
+    """Placed by the Unaligned Charge rules (the target's turn may still align them)."""
     angle_deg: float | None = None
     target_rotation_deg: float | None = None
     slide_in: float | None = None
@@ -62,6 +64,7 @@ class Ruling:
             if self.initial_contact
             else None,
             "aligned": self.aligned,
+            "unaligned": self.unaligned or None,
             "angle_deg": _r(self.angle_deg, 3),
             "target_rotation_deg": _r(self.target_rotation_deg, 3),
             "slide_in": _r(self.slide_in, 4),

@@ -155,6 +155,7 @@ def unaligned(
         "path": [*steps(witness), align_step(witness.arrival, end)],
         "initial_contact": point,
         "aligned": abs(angle - abs(turn)) <= TOL_DEG,
+        "unaligned": True,
         "angle_deg": max(0.0, angle - abs(turn)),
         "target_rotation_deg": turn,
         "target_models": len(t_ids),
