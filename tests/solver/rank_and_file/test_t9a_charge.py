@@ -93,26 +93,26 @@ def test_the_seeds_example_forward_wheel_forward_align() -> None:
 
 
 def test_keeping_the_contact_point_costs_a_model() -> None:
-    """A (3 files, 2.95") already touches B's front only over its last 0.42" (B's front-right
-    end, along 0..0.42 from that corner); it cannot move anywhere first. Keeping that point
-    allows slides -2.53..0.42: at best 4 of B's models (front over 0.42..3.37 reaches base 4
-    at 2.95..3.94) and 3 of A's. At slide 0.98 (front 0.98..3.94, touching bases 1 to 5, two
-    of them corner to corner) 5 of B's would touch: the higher priority wins, 4 it is."""
-    x0 = 30 - W5 + 0.42 - 3 * INCH_25MM
+    """A (3 files, 2.95") already touches B's front with its front-left corner only, 0.3" from
+    B's front-right end, turned 20 degrees away (its front's centre is in B's front arc); it
+    can neither move nor wheel first. Keeping that point allows slides -2.65..0.3: at best 4
+    of B's models (e.g. front over 0.3..3.25) and 3 of A's. At slide 0.98 (front 0.98..3.94,
+    touching B's bases 1 to 5, two of them corner to corner) 5 of B's would touch: the higher
+    priority wins, 4 it is."""
     scenario = table(
         [
-            block("A", "attacker", x0, 10.0, -90.0, files=3, ranks=4),
+            block("A", "attacker", 30 - W5 + 0.3, 10.0, -70.0, files=3, ranks=4),
             block("B", "defender", 30.0, 10.0, 90.0),
         ]
     )
     result = solve(scenario)
     a = _one(result)
     assert result.status == Status.OPTIMAL
+    assert a["arc"] == "front" and "blocked_path" not in a
     assert (a["target_models_in_contact"], a["models_in_contact"]) == (4, 3)
     assert a["most_possible"] == [5, 3]
-    lo, hi = 30 - W5, 30 - W5 + 0.42
-    assert lo - 1e-6 <= a["initial_contact"][0] <= hi + 1e-6
-    assert a["slide_in"] <= 0.42 + 1e-9
+    assert a["initial_contact"] == pytest.approx([30 - W5 + 0.3, 10.0], abs=1e-6)
+    assert -3 * INCH_25MM + 0.3 - 1e-9 <= a["slide_in"] <= 0.3 + 1e-9
 
 
 def _rocks(b_front_right_x: float) -> list[list[tuple[float, float]]]:
