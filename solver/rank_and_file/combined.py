@@ -2,38 +2,34 @@
 chargers are placed to make the most charges succeed, never unaligned (a charger that cannot
 align fails), and then the most models of all units in contact (target's models counted once).
 
-One CP-SAT model chooses every charger's slide at once: per charger a Boolean per candidate
-slide, an integer position and an optional interval on its facing; chargers on one facing
-share an AddNoOverlap. Candidates are each charger's own breakpoints and interval ends, closed
-under "touching a neighbour" (plus or minus the other chargers' widths, as many times as there
-are other chargers): an optimal packing can always slide, chain by chain, until one member sits
-on one of its breakpoints, so the candidates hold an optimum of the continuous board.
-The order of moves is then found among the permutations: each charger's path must miss the
-places of those already moved, and its place must miss the starts of those still to move.
+One CP-SAT model places every charger at once, on a grid of a millionth of an inch: per
+charger an integer slide along its Target Facing whose domain is its legal slides keeping a
+reachable contact point, an optional interval of its width (AddNoOverlap per facing), and
+half-reified Booleans for each target model and each of its front-rank models in contact (a
+count is a step function of the slide; its conditions are linear in it). Two chargers on
+facings meeting at a corner clash exactly when both hang past that corner. The objective:
+most charges, then most models of both sides in contact (target models once), then the least
+sideways shift from straight ahead (a tie-break that never costs a model). The order of moves
+is then found among the permutations: each charger's path must miss the places of those
+already moved, and its place must miss the starts of those still to move.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-import numpy as np
-import shapely
 from ortools.sat.python import cp_model
 
+from chargeopt.geometry.rank_and_file.contact import models_in_contact
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import overlaps, table_obstacles
 from chargeopt.geometry.rank_and_file.slides import FacingBases, facing_bases, flush_pose
 from chargeopt.models import Block, RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
-from chargeopt.solver.rank_and_file.align import (
-    EPS,
-    candidates_in,
-    intersect,
-    kept_slides,
-    legal_slides,
-)
+from chargeopt.solver.rank_and_file.align import EPS, intersect, kept_slides, legal_slides
 from chargeopt.solver.rank_and_file.approach import Reach, reach, swept_area
 from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
@@ -42,17 +38,15 @@ from chargeopt.solver.rank_and_file.ruling import Ruling
 
 SCALE = 1_000_000
 """Slides in millionths of an inch for CP-SAT's integers."""
-MAX_CANDIDATES = 600
-MAX_ROUNDS = 20
-MAX_SHIFT = 10_000
-"""Tie-break among equally good packings: the least sideways shift (in 0.01") from where each
-charger would meet the facing straight ahead, so paths rarely cross; never trades a model."""
+TOUCH = round(0.0049 * SCALE)
+"""Bases this close count as touching (the checker's base contact tolerance is 0.005")."""
+TIE_BREAK_S = 0.1
 
 
 @dataclass
 class Plan:
     """One charger's options: its facing, contact set, legal slides keeping a contact point,
-    the candidates among them, and the reason when it has none."""
+    and the reason when it has none."""
 
     ruling: Ruling
     block: Block
@@ -60,8 +54,9 @@ class Plan:
     found: Reach | None = None
     bases: FacingBases | None = None
     allowed: list[tuple[float, float]] | None = None
-    candidates: list[float] | None = None
     reason: str = ""
+    touched: list[str] = field(default_factory=list)
+    """The target's models its placed block touches (as the checker counts them)."""
 
 
 def _plan(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Plan:
@@ -101,84 +96,99 @@ def _natural(plan: Plan) -> float:
     return plan.facing.along(plan.ruling.start.corners["front-left"])
 
 
-def _close(plans: list[Plan]) -> None:
-    """Add to each charger's candidates the slides touching a neighbour on the same facing."""
-    for plan in plans:
-        assert plan.allowed is not None and plan.bases is not None
-        plan.candidates = candidates_in(plan.allowed, plan.bases)
-    for _ in range(len(plans) - 1):
-        for plan in plans:
-            extra = set(plan.candidates or [])
-            for other in plans:
-                if other is plan or other.ruling.arc != plan.ruling.arc:
-                    continue
-                for v in other.candidates or []:
-                    extra |= {v + other.block.width_in, v - plan.block.width_in}
-            inside = [
-                v for v in extra if any(lo - EPS <= v <= hi + EPS for lo, hi in plan.allowed or [])
-            ]
-            plan.candidates = sorted(inside)[:MAX_CANDIDATES]
+NEXT_FACING = {"front": "left", "left": "rear", "rear": "right", "right": "front"}
+"""Each facing's end corner is the start corner of this one (facings run left to right as
+seen from outside)."""
 
 
-def _model(plans: list[Plan], target: Block, forbidden: list[list[tuple[int, int]]]):
+def _domain(allowed: list[tuple[float, float]]) -> cp_model.Domain:
+    """Allowed slides in millionths, rounded inward (a single point to its nearest)."""
+    spans = []
+    for lo, hi in allowed:
+        a, b = math.ceil(lo * SCALE - 1e-6), math.floor(hi * SCALE + 1e-6)
+        if a > b:
+            a = b = round((lo + hi) / 2 * SCALE)
+        spans.append([a, b])
+    return cp_model.Domain.from_intervals(spans)
+
+
+def _model(plans: list[Plan], target: Block, most: int | None, in_line: bool):
     model = cp_model.CpModel()
-    picks: list[list[cp_model.IntVar]] = []
-    present = []
+    positions, present = [], []
     by_facing: dict[str, list] = {}
     covers: dict[str, list] = {}
-    charger_terms = []
-    shifts = []
+    charger_terms, shifts = [], []
+    hang: dict[tuple[int, str], cp_model.IntVar] = {}
     for i, plan in enumerate(plans):
-        cands = plan.candidates or []
-        assert plan.bases is not None
-        xs = [model.new_bool_var(f"x{i}_{k}") for k in range(len(cands))]
+        assert plan.bases is not None and plan.allowed is not None and plan.facing is not None
         s = model.new_bool_var(f"s{i}")
-        model.add(sum(xs) == s)
-        values = sorted({round(v * SCALE) for v in cands}) or [0]
-        pos = model.new_int_var_from_domain(cp_model.Domain.from_values(values), f"p{i}")
-        for x, v in zip(xs, cands, strict=True):
-            model.add(pos == round(v * SCALE)).only_enforce_if(x)
-            t_ids = plan.bases.target_ids(v)
-            for m in t_ids:
-                covers.setdefault(m, []).append(x)
-            charger_terms.append(plan.bases.counts(v)[1] * x)
-            shifts.append(min(MAX_SHIFT, round(abs(v - _natural(plan)) * 100)) * x)
-        width = int(plan.block.width_in * SCALE) - 1
-        interval = model.new_optional_fixed_size_interval_var(pos, width, s, f"iv{i}")
-        by_facing.setdefault(str(plan.ruling.arc), []).append(interval)
-        picks.append(xs)
+        pos = model.new_int_var_from_domain(_domain(plan.allowed), f"p{i}")
+        width = math.ceil(plan.block.width_in * SCALE)
+        length = round(plan.facing.length_in * SCALE)
+        interval = model.new_optional_fixed_size_interval_var(pos, width + 1, s, f"iv{i}")
+        by_facing.setdefault(plan.facing.name, []).append(interval)
+        for m, (lo, hi) in plan.bases.target:
+            cov = model.new_bool_var(f"c{i}_{m}")
+            model.add_implication(cov, s)
+            model.add(pos <= round(hi * SCALE) + TOUCH).only_enforce_if(cov)
+            model.add(pos + width >= round(lo * SCALE) - TOUCH).only_enforce_if(cov)
+            covers.setdefault(m, []).append(cov)
+        w = round(plan.block.base.width_in * SCALE)
+        for k in range(plan.block.files):
+            touch = model.new_bool_var(f"t{i}_{k}")
+            model.add_implication(touch, s)
+            model.add(pos + k * w <= length + TOUCH).only_enforce_if(touch)
+            model.add(pos + (k + 1) * w >= -TOUCH).only_enforce_if(touch)
+            charger_terms.append(touch)
+        start, end = model.new_bool_var(f"hs{i}"), model.new_bool_var(f"he{i}")
+        model.add(pos >= 0).only_enforce_if(~start)
+        model.add(pos + width <= length).only_enforce_if(~end)
+        hang[i, "start"], hang[i, "end"] = start, end
+        shift = model.new_int_var(0, 10**9, f"d{i}")
+        model.add_abs_equality(shift, pos - round(_natural(plan) * SCALE))
+        shifts.append(shift)
+        positions.append(pos)
         present.append(s)
     for intervals in by_facing.values():
         model.add_no_overlap(intervals)
-    for (i, a), (j, b) in itertools.combinations(enumerate(plans), 2):
-        if a.ruling.arc != b.ruling.arc:
-            for k, m in _clashes(a, b):
-                model.add(picks[i][k] + picks[j][m] <= 1)
+    if in_line:  # chargers keep their left-to-right order on a shared facing (paths uncrossed)
+        for (i, a), (j, b) in itertools.permutations(enumerate(plans), 2):
+            if a.facing.name == b.facing.name and _natural(a) < _natural(b):  # type: ignore[union-attr]
+                width = math.ceil(a.block.width_in * SCALE)
+                model.add(positions[i] + width <= positions[j]).only_enforce_if(
+                    [present[i], present[j]]
+                )
+    for i, a in enumerate(plans):
+        for j, b in enumerate(plans):
+            if b.facing.name == NEXT_FACING[a.facing.name]:  # type: ignore[union-attr]
+                model.add(hang[i, "end"] + hang[j, "start"] + present[i] + present[j] <= 3)
     ys = []
     for m, xs in covers.items():
         y = model.new_bool_var(f"y_{m}")
         model.add(y <= sum(xs))
         ys.append(y)
-    for cut in forbidden:
-        model.add(sum(picks[i][k] for i, k in cut) <= len(cut) - 1)
+    if most is not None:
+        model.add(sum(present) <= most)
     big = target.model_count + sum(p.block.files for p in plans) + 1
-    models_in_contact = big * sum(present) + sum(ys) + sum(charger_terms)
-    model.maximize((MAX_SHIFT * len(plans) + 1) * models_in_contact - sum(shifts))
-    return model, picks, present
+    return model, positions, present, big * sum(present) + sum(ys) + sum(charger_terms), shifts
 
 
-def _clashes(a: Plan, b: Plan) -> list[tuple[int, int]]:
-    """Pairs of candidates of two chargers on different facings whose blocks would overlap
-    (near the corner between the facings)."""
-    shapes_a = [flush_pose(a.block, a.facing, v).polygon for v in a.candidates or []]  # type: ignore[arg-type]
-    shapes_b = np.array([flush_pose(b.block, b.facing, v).polygon for v in b.candidates or []])  # type: ignore[arg-type]
-    out = []
-    for k, shape in enumerate(shapes_a):
-        touching = np.nonzero(shapely.intersects(shape, shapes_b))[0]
-        if len(touching):
-            areas = shapely.area(shapely.intersection(shape, shapes_b[touching]))
-            out += [(k, int(m)) for m, area in zip(touching, areas, strict=True) if area > 1e-9]
-    return out
+def _lexicographic(
+    model: cp_model.CpModel, score: object, shifts: list, time_limit_s: float
+) -> tuple[cp_model.CpSolver, int]:
+    """Most charges and models in contact (proven; its value is returned), then, with that
+    fixed, the least shift (for at most TIE_BREAK_S: a tie-break, not a rule)."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = time_limit_s
+    model.maximize(score)
+    solver.solve(model)
+    best = round(solver.objective_value)
+    model.add(score >= best)  # type: ignore[operator]
+    model.minimize(sum(shifts))
+    solver.parameters.max_time_in_seconds = TIE_BREAK_S
+    solver.solve(model)
+    return solver, best
 
 
 def _order(
@@ -236,39 +246,35 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
     order: list[int] = []
     chosen: dict[int, float] = {}
     witnesses: dict[int, object] = {}
+    cut = False
+    ceiling: int | None = None
     if able:
-        _close(able)
-        forbidden: list[list[tuple[int, int]]] = []
-        for _ in range(MAX_ROUNDS):
-            model, picks, _ = _model(able, target, forbidden)
-            solver = cp_model.CpSolver()
-            solver.parameters.num_workers = 1
-            solver.parameters.max_time_in_seconds = options.time_limit_s
-            solver.solve(model)
+        tries = [(most, in_line) for most in range(len(able), 0, -1) for in_line in (False, True)]
+        for most, in_line in tries:
+            model, positions, present, score, shifts = _model(able, target, most, in_line)
+            solver, best = _lexicographic(model, score, shifts, options.time_limit_s)
+            ceiling = best if ceiling is None else ceiling
             chosen = {
-                i: (able[i].candidates or [])[k]
-                for i, xs in enumerate(picks)
-                for k, x in enumerate(xs)
-                if solver.value(x)
+                i: solver.value(positions[i]) / SCALE
+                for i in range(len(able))
+                if solver.value(present[i])
             }
             found = _order(scenario, able, chosen)
             if found is not None:
                 order, witnesses = found
+                cut = best < ceiling
                 break
-            forbidden.append([(i, (able[i].candidates or []).index(v)) for i, v in chosen.items()])
+            cut = True
         else:
             chosen = {}
     _write_rulings(able, chosen, witnesses, order, scenario)
     placed = [p for p in able if p.ruling.outcome == "charges"]
-    status = Status.OPTIMAL if placed else Status.INFEASIBLE
+    status = (Status.FEASIBLE if cut else Status.OPTIMAL) if placed else Status.INFEASIBLE
     proof = (
         None if placed else "; ".join(p.reason or f"{p.ruling.unit} finds no room" for p in plans)
     )
     rulings = [p.ruling for p in plans]
-    t_ids = set()
-    for p in placed:
-        assert p.bases is not None and p.ruling.slide_in is not None
-        t_ids |= set(p.bases.target_ids(p.ruling.slide_in))
+    t_ids = {m for p in placed for m in p.touched}
     objective = {
         "charges": len(placed),
         "target_models_in_contact": len(t_ids),
@@ -281,7 +287,7 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
         proof,
         started,
         None,
-        candidates=sum(len(p.candidates or []) for p in able),
+        candidates=len(able),
         objective=objective,
     )
     return result.model_copy(
@@ -311,7 +317,10 @@ def _write_rulings(
         witness = witnesses[i]
         lo, hi = witness.contact  # type: ignore[attr-defined]
         point = (max(lo, slide) + min(hi, slide + plan.block.width_in)) / 2
-        t, c = plan.bases.counts(slide)
+        tpose = BlockPose.of(scenario.target)
+        t_ids = models_in_contact(scenario.target, tpose, end.polygon)
+        t, c = len(t_ids), len(models_in_contact(plan.block, end, tpose.polygon))
+        plan.touched = t_ids
         r = plan.ruling
         r.end, r.aligned, r.angle_deg, r.slide_in = end, True, 0.0, slide
         r.target_models, r.charger_models = t, c
