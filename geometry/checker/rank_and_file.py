@@ -15,6 +15,7 @@ from typing import Any
 
 from shapely.geometry import LineString, Point
 
+from chargeopt.geometry.checker.rank_and_file_path import check_path
 from chargeopt.geometry.rank_and_file.arcs import arc_of
 from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, models_in_contact
 from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of
@@ -61,6 +62,13 @@ def check_blocks(
         if entry is None or entry.get("outcome", "charges") != "charges":
             continue
         out += _check_charger(scenario, uid, entry, poses, starts, tpose, roll)
+        out += check_path(
+            uid,
+            entry,
+            starts[uid],
+            starts[target.id],
+            _path_obstacles(scenario, uid, entries, poses, starts),
+        )
     if target.id in entries:
         out += _check_target_turn(scenario, entries[target.id], poses, starts)
     return out
@@ -202,6 +210,24 @@ def _check_charger(
         ):
             out.append(_v("chargers_overlap", f"{uid} overlaps {other}", uid))
     return out
+
+
+def _path_obstacles(
+    scenario: RankAndFileScenario,
+    uid: str,
+    entries: dict[str, dict[str, Any]],
+    poses: dict[str, BlockPose],
+    starts: dict[str, BlockPose],
+) -> list:
+    """What the charger's path must miss: chargers that moved before it (their `order`) where
+    they ended, every other unit where it started (the target before its turn)."""
+    mine = entries[uid].get("order") or 0
+    before = {
+        u: poses[u]
+        for u, e in entries.items()
+        if u != uid and u in scenario.action.chargers and 0 < (e.get("order") or 0) < mine
+    }
+    return table_obstacles(scenario, {uid, scenario.target.id}, {**starts, **before})
 
 
 def _target_first_ahead(

@@ -253,3 +253,19 @@ def test_blocked_path_lets_the_charger_take_the_front() -> None:
     assert (a["target_models_in_contact"], a["models_in_contact"]) == (5, 5)
     assert [s["move"] for s in a["path"]] == ["forward", "align"]
     assert a["path"][0]["distance_in"] == pytest.approx(14.0, abs=1e-3)
+
+
+def test_checker_replays_the_path_a_baseline_drives_through_a_wall() -> None:
+    """The straight-in baseline (community tools) ends A beyond an impassable wall in front
+    of B: the place is legal, the way there is not, and the checker says so."""
+    from chargeopt.solver.bench.block_baseline import solve_straight_in
+    from chargeopt.solver.options import SolveOptions
+
+    scenario = table(
+        [block("A", "attacker", 14.0, 30.0, -90.0), block("B", "defender", 19.0, 10.0, 90.0)],
+        terrain=[[(2.0, 20.0), (46.0, 20.0), (46.0, 22.0), (2.0, 22.0)]],
+    )
+    baseline = solve_straight_in(scenario, SolveOptions())
+    assert baseline.status == Status.FEASIBLE
+    messages = [v.message for v in check_blocks(scenario, baseline) if v.kind == "illegal_path"]
+    assert messages == ["A's Snaking Forward Move: step 1 (forward) runs into rock-0"]
