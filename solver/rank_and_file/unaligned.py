@@ -51,36 +51,31 @@ def _away_sign(pose: BlockPose, facing: Segment, point: tuple[float, float]) -> 
     return 1.0 if facing.out(far) > 0 else -1.0
 
 
-def _least_free(free: Callable[[float], bool]) -> float | None:
-    """The least angle in (0, MAX_ANGLE_DEG] at which `free` holds, scanning then bisecting."""
+def _first_change(holds: Callable[[float], bool], limit: float, steps: int) -> float | None:
+    """The first angle in (0, limit] where `holds` turns true, scanning `steps` steps and then
+    bisecting to TOL_DEG (None if it never does)."""
     prev = 0.0
-    steps = int(MAX_ANGLE_DEG / SCAN_DEG)
     for i in range(1, steps + 1):
-        angle = i * SCAN_DEG
-        if free(angle):
+        angle = limit * i / steps
+        if holds(angle):
             lo, hi = prev, angle
             while hi - lo > TOL_DEG:
                 mid = (lo + hi) / 2
-                lo, hi = (lo, mid) if free(mid) else (mid, hi)
+                lo, hi = (lo, mid) if holds(mid) else (mid, hi)
             return hi
         prev = angle
     return None
 
 
+def _least_free(free: Callable[[float], bool]) -> float | None:
+    """The least angle in (0, MAX_ANGLE_DEG] at which `free` holds."""
+    return _first_change(free, MAX_ANGLE_DEG, int(MAX_ANGLE_DEG / SCAN_DEG))
+
+
 def _most_free(free: Callable[[float], bool], limit: float) -> float:
-    """The largest angle in [0, limit] up to which `free` holds throughout."""
-    prev = 0.0
-    steps = max(1, int(limit / SCAN_DEG))
-    for i in range(1, steps + 1):
-        angle = limit * i / steps
-        if not free(angle):
-            lo, hi = prev, angle
-            while hi - lo > TOL_DEG:
-                mid = (lo + hi) / 2
-                lo, hi = (mid, hi) if free(mid) else (lo, mid)
-            return lo
-        prev = angle
-    return limit
+    """The largest angle in [0, limit] up to which `free` holds throughout (to TOL_DEG)."""
+    blocked = _first_change(lambda a: not free(a), limit, max(1, int(limit / SCAN_DEG)))
+    return limit if blocked is None else max(0.0, blocked - TOL_DEG)
 
 
 def _points(found: Reach, limit: int = MAX_POINTS) -> list[float]:

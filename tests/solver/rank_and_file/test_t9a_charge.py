@@ -125,6 +125,14 @@ def _rocks(b_front_right_x: float) -> list[list[tuple[float, float]]]:
     ]
 
 
+def _touching_at(x: float, heading: float) -> tuple[float, float]:
+    """The front-left corner of a 5-file block at `heading` whose front-right corner is at
+    (x, 10), on B's front line."""
+    f = (math.cos(math.radians(heading)), math.sin(math.radians(heading)))
+    r = (-f[1], f[0])
+    return (x - W5 * r[0], 10.0 - W5 * r[1])
+
+
 def test_unaligned_charge_with_the_targets_rotation() -> None:
     """A touches B's front 1" from its front-right corner with its own front-right corner,
     turned 30 degrees. No flush placement fits between the two rocks (2.5" apart, A is 4.92"
@@ -133,13 +141,9 @@ def test_unaligned_charge_with_the_targets_rotation() -> None:
     point by the same 11.31 degrees (nothing is in its way), ending fully aligned: B's bases
     1 and 2 and A's two right-hand files touch."""
     bfr = 30 - W5
-    a = 30.0
-    f = (math.cos(math.radians(-90 - a)), math.sin(math.radians(-90 - a)))
-    r = (-f[1], f[0])
-    fr = (bfr + 1.0, 10.0)
-    fl = (fr[0] - W5 * r[0], fr[1] - W5 * r[1])
+    fl = _touching_at(bfr + 1.0, -120.0)
     scenario = table(
-        [block("A", "attacker", fl[0], fl[1], -90 - a), block("B", "defender", 30.0, 10.0, 90.0)],
+        [block("A", "attacker", fl[0], fl[1], -120.0), block("B", "defender", 30.0, 10.0, 90.0)],
         terrain=_rocks(bfr),
     )
     result = solve(scenario)
@@ -206,14 +210,10 @@ def test_combined_charge_never_unaligned() -> None:
     """The rocks of the unaligned test leave no flush place for A: in a combined charge that
     charge is impossible (no unaligned rules), while C, straight in on B's left, succeeds."""
     bfr = 30 - W5
-    a = 30.0
-    f = (math.cos(math.radians(-90 - a)), math.sin(math.radians(-90 - a)))
-    r = (-f[1], f[0])
-    fr = (bfr + 1.0, 10.0)
-    fl = (fr[0] - W5 * r[0], fr[1] - W5 * r[1])
+    fl = _touching_at(bfr + 1.0, -120.0)
     scenario = table(
         [
-            block("A", "attacker", fl[0], fl[1], -90 - a),
+            block("A", "attacker", fl[0], fl[1], -120.0),
             block("C", "attacker", bfr + 2.6, 14.0, -90.0, files=2),
             block("B", "defender", 30.0, 10.0, 90.0),
         ],
