@@ -41,6 +41,7 @@ def table(
     target: str = "B",
     roll: int | None = None,
     board: tuple[float, float] = (48.0, 48.0),
+    ruleset: str | list[str] = "t9a-2022",
     **action: Any,
 ) -> RankAndFileScenario:
     act: dict[str, Any] = {"kind": "charge", "targets": [target], **action}
@@ -52,7 +53,7 @@ def table(
         act["roll"] = roll
     return RankAndFileScenario.model_validate(
         {
-            "ruleset": "t9a-2022",
+            "ruleset": ruleset,
             "board": {"width": board[0], "height": board[1]},
             "terrain": [
                 {"id": f"rock-{i}", "kind": "impassable", "path": [list(p) for p in path]}

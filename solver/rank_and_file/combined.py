@@ -26,7 +26,13 @@ from ortools.sat.python import cp_model
 from chargeopt.geometry.rank_and_file.contact import models_in_contact
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import overlaps, table_obstacles
-from chargeopt.geometry.rank_and_file.slides import FacingBases, facing_bases, flush_pose
+from chargeopt.geometry.rank_and_file.slides import (
+    FacingBases,
+    blocked_slides,
+    facing_bases,
+    flush_pose,
+    free_slides,
+)
 from chargeopt.models import Block, RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.align import EPS, intersect, kept_slides, legal_slides
@@ -173,6 +179,16 @@ def _model(plans: list[Plan], target: Block, most: int | None, in_line: bool):
     return model, positions, present, big * sum(present) + sum(ys) + sum(charger_terms), shifts
 
 
+def _keep_clear(plan: Plan, shapes: list) -> None:
+    """Remove from a plan's allowed slides those that overlap any of `shapes`."""
+    assert plan.facing is not None and plan.allowed is not None
+    blocked = [span for shape in shapes for span in blocked_slides(plan.block, plan.facing, shape)]
+    if blocked:
+        plan.allowed = [iv for lo, hi in plan.allowed for iv in free_slides(lo, hi, blocked)]
+        if not plan.allowed:
+            plan.reason = f"{plan.ruling.unit} finds no room: the chargers that cannot charge stay"
+
+
 def _lexicographic(
     model: cp_model.CpModel, score: object, shifts: list, time_limit_s: float
 ) -> tuple[cp_model.CpSolver, int]:
@@ -195,9 +211,16 @@ def _order(
     scenario: RankAndFileScenario, plans: list[Plan], chosen: dict[int, float]
 ) -> tuple[list[int], dict[int, object]] | None:
     """A move order (and each charger's approach) in which every path misses the chargers
-    already placed and every place misses the chargers not yet moved."""
+    already placed and every place misses the chargers not yet moved (or never moving)."""
     ends = {i: flush_pose(plans[i].block, plans[i].facing, v).polygon for i, v in chosen.items()}  # type: ignore[arg-type]
     starts = {i: plans[i].ruling.start.polygon for i in chosen}
+    staying = [
+        BlockPose.of(scenario.unit_by_id[uid]).polygon
+        for uid in scenario.action.chargers
+        if uid not in {plans[i].ruling.unit for i in chosen}
+    ]
+    if any(overlaps(end, still) for end in ends.values() for still in staying):
+        return None
     for order in itertools.permutations(sorted(chosen)):
         witnesses: dict[int, object] = {}
         for pos, i in enumerate(order):
@@ -240,6 +263,8 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
         for uid in scenario.action.chargers
     ]
     able = [p for p in plans if not p.reason]
+    for p in able:  # the chargers that cannot charge stay where they are: obstacles
+        _keep_clear(p, [q.ruling.start.polygon for q in plans if q.reason])
     for p in plans:
         if p.reason and p.ruling.outcome == "charges":
             p.ruling.outcome = "impossible"

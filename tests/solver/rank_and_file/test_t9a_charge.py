@@ -269,3 +269,16 @@ def test_checker_replays_the_path_a_baseline_drives_through_a_wall() -> None:
     assert baseline.status == Status.FEASIBLE
     messages = [v.message for v in check_blocks(scenario, baseline) if v.kind == "illegal_path"]
     assert messages == ["A's Snaking Forward Move: step 1 (forward) runs into rock-0"]
+
+
+def test_wheel_chord_metric_as_a_ruleset_modifier() -> None:
+    """ruleset = ["t9a-2022", "wheel-chord"]: the wheel counts the outer corner's straight
+    line, 2 W sin(angle / 2), not the arc W * angle."""
+    units = [block("A", "attacker", 15.0, 18.0, -90.0), block("B", "defender", 30.0, 10.0, 90.0)]
+    chord = table(units, ruleset=["t9a-2022", "wheel-chord"])
+    assert chord.rules.wheel_metric == "chord"
+    a = _one(solve(chord))
+    wheel = next(step for step in a["path"] if step["move"] == "wheel")
+    angle = math.radians(abs(wheel["angle_deg"]))
+    assert wheel["metric"] == "chord"
+    assert wheel["travel_in"] == pytest.approx(2 * W5 * math.sin(angle / 2), abs=1e-3)
