@@ -3,6 +3,8 @@ facing, files), sometimes a rock, sometimes a second charger; the solve is re-ch
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from t9a_builders import block, table
@@ -22,13 +24,15 @@ def charges(draw: st.DrawFn):
     units = [block("B", "defender", 26.0, 18.0, draw(st.sampled_from([90.0, 0.0, 45.0, 180.0])))]
     chargers = []
     for uid in draw(st.sampled_from([("A",), ("A", "C")])):
+        x, y = draw(_tenths(4, 40)), draw(_tenths(4, 40))
+        toward_b = math.degrees(math.atan2(16.0 - y, 24.0 - x))  # roughly at B, mostly
         units.append(
             block(
                 uid,
                 "attacker",
-                draw(_tenths(4, 40)),
-                draw(_tenths(4, 40)),
-                draw(_tenths(-180, 180)),
+                x,
+                y,
+                round(toward_b + draw(_tenths(-60, 60)), 1),
                 files=draw(st.integers(2, 6)),
                 ranks=draw(st.integers(1, 4)),
                 base=draw(st.sampled_from(["25x25mm", "20x20mm", "25x50mm"])),
