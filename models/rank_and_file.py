@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from .blocks import Block
 from .errors import KeyPathError
 from .keys import key
+from .rulesets import RANK_AND_FILE_EDITIONS
 from .scenario import ActionKind, Board, Terrain, TerrainKind
 
-RANK_AND_FILE_EDITIONS = ("t9a-2022",)
 WHEEL_METRICS = {"wheel-arc": "arc", "wheel-chord": "chord"}
 """Modifiers choosing how far a wheel counts: the outer corner's arc (default) or chord."""
 
