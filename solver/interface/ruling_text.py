@@ -44,6 +44,8 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
             f"{block['target_facing']} facing."
         )
     if block.get("outcome") != "charges":
+        if block.get("reason"):
+            lines.append(f"{unit} does not charge: {block['reason']}.")
         return lines
     facing = block["target_facing"]
     t, c = block["target_models_in_contact"], block["models_in_contact"]
@@ -76,18 +78,24 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     return lines
 
 
+def _names(ids: list[str]) -> str:
+    return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
+
+
 def summarise_blocks(result: Result) -> str:
     """The whole ruling, a few lines."""
     action = result.action
     target = action.targets[0] if action and action.targets else "?"
     chargers = [b for b in result.blocks if b.get("role") == "charger"]
-    ids = [b["unit"] for b in chargers]
-    names = ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
+    going = [b["unit"] for b in chargers if b.get("outcome") == "charges"]
+    staying = [b["unit"] for b in chargers if b.get("outcome") != "charges"]
     roll = f" with a Charge Range of {action.roll}" if action and action.roll is not None else ""
-    verb = "charges" if len(chargers) == 1 else "charge"
-    head = f"{result.status.value.upper()}: {names} {verb} {target}{roll}"
+    verb = "charges" if len(going) == 1 else "charge"
+    head = f"{result.status.value.upper()}: {_names(going)} {verb} {target}{roll}"
+    if going and staying:
+        head += f" ({_names(staying)} cannot)"
     if result.status == Status.INFEASIBLE:
-        head = f"INFEASIBLE: {names} cannot charge {target}{roll}"
+        head = f"INFEASIBLE: {_names(staying)} cannot charge {target}{roll}"
     lines = [head]
     if result.min_roll is not None and result.success_probability is not None:
         chance = (

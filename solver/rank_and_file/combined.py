@@ -263,8 +263,12 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
         for uid in scenario.action.chargers
     ]
     able = [p for p in plans if not p.reason]
-    for p in able:  # the chargers that cannot charge stay where they are: obstacles
-        _keep_clear(p, [q.ruling.start.polygon for q in plans if q.reason])
+    while True:  # the chargers that cannot charge stay where they are: obstacles to the rest
+        for p in able:
+            _keep_clear(p, [q.ruling.start.polygon for q in plans if q.reason])
+        if all(not p.reason for p in able):
+            break
+        able = [p for p in able if not p.reason]
     for p in plans:
         if p.reason and p.ruling.outcome == "charges":
             p.ruling.outcome = "impossible"
@@ -293,6 +297,9 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
         else:
             chosen = {}
     _write_rulings(able, chosen, witnesses, order, scenario)
+    for p in plans:
+        if p.ruling.outcome != "charges":
+            p.ruling.reason = p.reason
     placed = [p for p in able if p.ruling.outcome == "charges"]
     status = (Status.FEASIBLE if cut else Status.OPTIMAL) if placed else Status.INFEASIBLE
     proof = (

@@ -7,7 +7,7 @@ from chargeopt.geometry.rank_and_file.arcs import arc_of
 from chargeopt.geometry.rank_and_file.contact import distance_between
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.models import RankAndFileScenario
-from chargeopt.solver.rank_and_file.odds import smallest_range
+from chargeopt.solver.rank_and_file.odds import chance_of_range, smallest_range
 from chargeopt.solver.rank_and_file.ruling import Ruling
 
 
@@ -28,6 +28,12 @@ def open_ruling(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Ru
         distance_in=distance,
         range_needed=smallest_range(distance),
         charge_range=roll,
+    )
+    block = scenario.unit_by_id[uid]
+    ruling.chance = float(
+        chance_of_range(
+            ruling.range_needed or 0, block.profile.charge_speed, block.profile.maximised_charge
+        )
     )
     if roll is not None and roll < distance:
         ruling.outcome = "fails"

@@ -37,6 +37,10 @@ class Ruling:
     most_possible: tuple[int, int] | None = None
     outcome: str = "charges"
     order: int | None = None
+    reason: str | None = None
+    """Why this charger does not charge (a combined charge's failing member)."""
+    chance: float | None = None
+    """The chance of rolling at least range_needed (D6 + 4 + Charge Speed, maximised or not)."""
     """In a combined charge, this charger's place in the order of moves (1 moves first)."""
 
     def as_dict(self) -> dict[str, Any]:
@@ -72,6 +76,8 @@ class Ruling:
             "models_in_contact": self.charger_models,
             "most_possible": list(self.most_possible) if self.most_possible else None,
             "order": self.order,
+            "chance": _r(self.chance, 4),
+            "reason": self.reason,
         }
         out.update({k: v for k, v in optional.items() if v is not None})
         return out
