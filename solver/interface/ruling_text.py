@@ -79,6 +79,8 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
 
 
 def _names(ids: list[str]) -> str:
+    if not ids:
+        return "no unit"
     return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
 
 

@@ -15,6 +15,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment, heading_of, wrap_deg
 from chargeopt.geometry.rank_and_file.moves import forward, forward_sweep, wheel, wheel_sweep
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle
@@ -26,19 +29,24 @@ D1_MAX_STEPS = 12
 way ahead is long)."""
 PHI_STEP_DEG = 5.0
 MAX_WHEEL_DEG = 90.0
+SECOND_PASS_DEG = 15.0
+"""The grid of the two-wheel fallback's wheels (the second also takes the flush angle)."""
 ON_LINE_IN = 1e-7
 CLEAR_IN = 0.02
 """A first forward move stops this short of whatever is straight ahead."""
 
 
+Move = tuple[str, float]
+"""("forward", inches) or ("wheel", degrees; positive to the right)."""
+
+
 @dataclass(frozen=True)
 class Approach:
-    """One Snaking Forward Move: forward `d1_in`, wheel `wheel_deg`, forward `d2_in`; the
-    initial contact it makes on the facing, as an interval along it (a point when lo == hi)."""
+    """One Snaking Forward Move, as its moves in order (the last a forward move into
+    contact); the initial contact it makes on the facing, as an interval along it (a point
+    when lo == hi), and where the block arrives."""
 
-    d1_in: float
-    wheel_deg: float
-    d2_in: float
+    moves: tuple[Move, ...]
     contact: tuple[float, float]
     arrival: BlockPose
 
@@ -48,7 +56,19 @@ class Approach:
 
     @property
     def steps(self) -> int:
-        return (self.d1_in > 0) + (self.wheel_deg != 0) + (self.d2_in > 0)
+        return sum(1 for _, amount in self.moves if amount != 0)
+
+    @property
+    def turning_deg(self) -> float:
+        return sum(abs(a) for kind, a in self.moves if kind == "wheel")
+
+    @property
+    def travel_in(self) -> float:
+        return sum(a for kind, a in self.moves if kind == "forward")
+
+    def simplicity(self) -> tuple[int, float, float]:
+        """Fewest moves, then least turning, then least travel."""
+        return (self.steps, self.turning_deg, self.travel_in)
 
 
 @dataclass(frozen=True)
@@ -76,7 +96,7 @@ class Reach:
         fits = [
             a for a in self.approaches if a.contact[0] - 1e-9 <= hi and lo <= a.contact[1] + 1e-9
         ]
-        best = min(fits, key=lambda a: (a.steps, abs(a.wheel_deg), a.d1_in + a.d2_in), default=None)
+        best = min(fits, key=Approach.simplicity, default=None)
         if best is None:
             return None
         a, b = max(lo, best.contact[0]), min(hi, best.contact[1])
@@ -113,9 +133,62 @@ def reach(start: BlockPose, target: BlockPose, facing: Segment, obstacles: list[
             if isinstance(outcome, str):
                 blockers[outcome] = blockers.get(outcome, 0) + 1
             elif outcome is not None:
-                found.append(Approach(d1, phi, *outcome))
+                d2, contact, arrival = outcome
+                found.append(
+                    Approach((("forward", d1), ("wheel", phi), ("forward", d2)), contact, arrival)
+                )
+    if not found:
+        tried += _two_wheels(start, target, facing, rings, ahead, found, blockers)
     blocker = max(blockers, key=blockers.__getitem__) if blockers else None
     return Reach(tuple(found), blocker, tried)
+
+
+def _two_wheels(
+    start: BlockPose,
+    target: BlockPose,
+    facing: Segment,
+    rings: _Rings,
+    ahead_in: float,
+    found: list[Approach],
+    blockers: dict[str, int],
+) -> int:
+    """The fallback when one wheel is not enough: wheel, forward, wheel (to face the facing
+    squarely, or on the grid), forward into contact. Returns how many paths it tried."""
+    tried = 0
+    firsts = [a for a in range(-90, 91, int(SECOND_PASS_DEG)) if a != 0]
+    reach_in = max(ahead_in, math.dist(start.front_centre, target.front_centre)) + target.width_in
+    for phi1 in firsts:
+        turned, sweep = wheel(start, phi1), wheel_sweep(start, phi1)
+        if sweep.distance(target.polygon) <= 1e-9 or any(
+            o.blocks(sweep) for o, _ in rings.obstacles
+        ):
+            continue
+        room = min(
+            (
+                hit[0]
+                for _, outline in rings.obstacles
+                if (hit := travel_until_touch([turned.ring], turned.forward, outline)) is not None
+            ),
+            default=math.inf,
+        )
+        into = travel_until_touch([turned.ring], turned.forward, [rings.target])
+        room = min(room, into[0] if into else math.inf) - CLEAR_IN
+        steps = max(1, int(min(room, reach_in) / max(D1_STEP_IN, reach_in / D1_MAX_STEPS)))
+        for k in range(1, steps + 1):
+            d = min(room, reach_in) * k / steps
+            moved = forward(turned, d)
+            for phi2 in sorted({flush_wheel(moved, facing), *firsts}):
+                if phi2 == 0 or abs(phi2) > 180.0 - 1e-9:
+                    continue
+                tried += 1
+                outcome = _try(moved, phi2, target, facing, rings)
+                if isinstance(outcome, str):
+                    blockers[outcome] = blockers.get(outcome, 0) + 1
+                elif outcome is not None:
+                    d2, contact, arrival = outcome
+                    moves = (("wheel", phi1), ("forward", d), ("wheel", phi2), ("forward", d2))
+                    found.append(Approach(moves, contact, arrival))
+    return tried
 
 
 def _first_block(start: BlockPose, obstacles: list[Obstacle], target: BlockPose) -> float:
@@ -187,13 +260,14 @@ def _contact_on_facing(
     return None
 
 
-def swept_area(start: BlockPose, approach: Approach):
+def swept_area(start: BlockPose, approach: Approach) -> BaseGeometry:
     """Everything the block covers on its way (the Align Move lifts it, so not that)."""
-    from shapely.ops import unary_union
-
-    moved = forward(start, approach.d1_in)
-    turned = wheel(moved, approach.wheel_deg)
-    parts = [forward_sweep(start, approach.d1_in), forward_sweep(turned, approach.d2_in)]
-    if approach.wheel_deg:
-        parts.append(wheel_sweep(moved, approach.wheel_deg))
+    parts, pose = [], start
+    for kind, amount in approach.moves:
+        if kind == "forward":
+            parts.append(forward_sweep(pose, amount))
+            pose = forward(pose, amount)
+        elif amount:
+            parts.append(wheel_sweep(pose, amount))
+            pose = wheel(pose, amount)
     return unary_union(parts)

@@ -30,21 +30,22 @@ class FacingAttempt:
 
 
 def path_steps(approach: Approach, width_in: float, metric: str) -> list[dict[str, Any]]:
-    """The Snaking Forward Move as steps: forward, wheel (pivot, outer corner's travel), forward."""
+    """The Snaking Forward Move as steps: forward, wheel (pivot, outer corner's travel), ..."""
     steps: list[dict[str, Any]] = []
-    if approach.d1_in > 0:
-        steps.append({"move": "forward", "distance_in": round(approach.d1_in, 3)})
-    if approach.wheel_deg != 0:
-        steps.append(
-            {
-                "move": "wheel",
-                "angle_deg": round(approach.wheel_deg, 3),
-                "pivot": pivot_of(approach.wheel_deg),
-                "travel_in": round(wheel_travel(width_in, approach.wheel_deg, metric), 3),
-                "metric": metric,
-            }
-        )
-    steps.append({"move": "forward", "distance_in": round(approach.d2_in, 3)})
+    for n, (kind, amount) in enumerate(approach.moves):
+        last = n == len(approach.moves) - 1
+        if kind == "forward" and (amount > 0 or last):
+            steps.append({"move": "forward", "distance_in": round(amount, 3)})
+        elif kind == "wheel" and amount != 0:
+            steps.append(
+                {
+                    "move": "wheel",
+                    "angle_deg": round(amount, 3),
+                    "pivot": pivot_of(amount),
+                    "travel_in": round(wheel_travel(width_in, amount, metric), 3),
+                    "metric": metric,
+                }
+            )
     return steps
 
 

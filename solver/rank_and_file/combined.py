@@ -36,7 +36,7 @@ from chargeopt.geometry.rank_and_file.slides import (
 from chargeopt.models import Block, RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.align import EPS, intersect, kept_slides, legal_slides
-from chargeopt.solver.rank_and_file.approach import Reach, reach, swept_area
+from chargeopt.solver.rank_and_file.approach import Approach, Reach, reach, swept_area
 from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
@@ -240,7 +240,7 @@ def _witness(plan: Plan, slide: float, placed: list) -> object | None:
     path misses every shape in `placed`."""
     assert plan.found is not None
     width = plan.block.width_in
-    for approach in sorted(plan.found.approaches, key=lambda a: (a.steps, abs(a.wheel_deg))):
+    for approach in sorted(plan.found.approaches, key=Approach.simplicity):
         lo, hi = approach.contact
         if hi < slide - EPS or lo > slide + width + EPS:
             continue

@@ -31,7 +31,8 @@ def attempt_facing(
         return FacingAttempt(
             facing_name,
             None,
-            f"no Snaking Forward Move (forward, at most one wheel, forward; {found.tried} "
+            f"no Snaking Forward Move (forward, wheel, forward; or wheel, forward, wheel, "
+            f"forward; {found.tried} "
             f"paths tried) brings {charger.id}'s front against {target.id}'s {facing_name} "
             f"facing{why}",
         )

@@ -10,7 +10,7 @@ from chargeopt.models import Placement, RankAndFileScenario, Result, ResultActio
 from chargeopt.solver.rank_and_file.odds import chance_of_range
 from chargeopt.solver.rank_and_file.ruling import Ruling
 
-BOUND_SCOPE = "slides exact; snaking paths: forward, one wheel, forward (sampled)"
+BOUND_SCOPE = "slides exact; snaking paths sampled: forward-wheel-forward, else two wheels"
 
 
 def final_poses(scenario: RankAndFileScenario, rulings: list[Ruling]) -> dict[str, BlockPose]:

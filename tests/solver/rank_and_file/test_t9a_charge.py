@@ -282,3 +282,21 @@ def test_wheel_chord_metric_as_a_ruleset_modifier() -> None:
     angle = math.radians(abs(wheel["angle_deg"]))
     assert wheel["metric"] == "chord"
     assert wheel["travel_in"] == pytest.approx(2 * W5 * math.sin(angle / 2), abs=1e-3)
+
+
+def test_two_wheels_when_one_is_not_enough() -> None:
+    """A faces east (its front x = 31, y 16..20.92), B's front is up to its north-west (y = 10,
+    x 25.08..30); A's front's centre (31, 18.46) is in B's front arc. No single wheel of at
+    most 90 degrees points A at B's front, so the search falls back to two: a quarter turn
+    to the left about the front-left corner, forward, a second left wheel, forward into
+    contact; the path passes the checker's replay and A aligns fully: 5 and 5."""
+    scenario = table(
+        [block("A", "attacker", 31.0, 16.0, 0.0), block("B", "defender", 30.0, 10.0, 90.0)]
+    )
+    result = solve(scenario)
+    a = _one(result)
+    assert result.status == Status.OPTIMAL
+    wheels = [s for s in a["path"] if s["move"] == "wheel"]
+    assert len(wheels) == 2 and all(w["pivot"] == "front-left" for w in wheels)
+    assert wheels[0]["angle_deg"] == -90
+    assert (a["target_models_in_contact"], a["models_in_contact"]) == (5, 5)
