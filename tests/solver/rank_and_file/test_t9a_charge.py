@@ -300,3 +300,41 @@ def test_two_wheels_when_one_is_not_enough() -> None:
     assert len(wheels) == 2 and all(w["pivot"] == "front-left" for w in wheels)
     assert wheels[0]["angle_deg"] == -90
     assert (a["target_models_in_contact"], a["models_in_contact"]) == (5, 5)
+
+
+def test_combined_charge_where_the_order_decides() -> None:
+    """A2 starts behind A1. Its way to B crosses the place where A1 ends, so A2 must move
+    first: the answer orders A2 then A1, and A2's path (replayed from the result) runs
+    through A1's final place, which the checker accepts only because A1 moves later."""
+    from chargeopt.geometry.rank_and_file.frame import BlockPose
+    from chargeopt.geometry.rank_and_file.moves import forward, forward_sweep, wheel, wheel_sweep
+    from chargeopt.geometry.rank_and_file.obstacles import overlaps
+
+    scenario = table(
+        [
+            block("B", "defender", 30.0, 10.0, 90.0),
+            block("A1", "attacker", 33.6, 20.7, -83.3, files=2, ranks=2),
+            block("A2", "attacker", 34.6, 25.0, -80.0, files=3, ranks=2),
+        ],
+        chargers=("A1", "A2"),
+    )
+    result = solve(scenario)
+    assert not result.violations and result.status == Status.OPTIMAL
+    assert result.stats["order"] == ["A2", "A1"]
+    assert result.objective["charges"] == 2
+    blocks = {b["unit"]: b for b in result.blocks}
+    a1_end = BlockPose.of(scenario.unit_by_id["A1"]).moved(
+        blocks["A1"]["x"], blocks["A1"]["y"], blocks["A1"]["facing"]
+    )
+    pose, crossed = BlockPose.of(scenario.unit_by_id["A2"]), False
+    for step in blocks["A2"]["path"]:
+        if step["move"] == "forward":
+            crossed |= overlaps(forward_sweep(pose, step["distance_in"]), a1_end.polygon)
+            pose = forward(pose, step["distance_in"])
+        elif step["move"] == "wheel":
+            crossed |= overlaps(wheel_sweep(pose, step["angle_deg"]), a1_end.polygon)
+            pose = wheel(pose, step["angle_deg"])
+    assert crossed
+    wrong = {**blocks["A1"], "order": 1}, {**blocks["A2"], "order": 2}
+    late = result.model_copy(update={"blocks": wrong})
+    assert any(v.kind == "illegal_path" for v in check_blocks(scenario, late))
