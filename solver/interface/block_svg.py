@@ -4,12 +4,14 @@ charger's move as an arrow between front centres, the initial contact point, the
 
 from __future__ import annotations
 
+import math
 from xml.sax.saxutils import escape
 
 from shapely.geometry import Polygon
 
 from chargeopt.geometry.rank_and_file.arcs import arc_line
 from chargeopt.geometry.rank_and_file.frame import BlockPose, model_bases
+from chargeopt.geometry.rank_and_file.moves import forward, wheel
 from chargeopt.models import Block, RankAndFileScenario, Result
 
 SCALE = 20.0
@@ -56,6 +58,28 @@ def _block(block: Block, pose: BlockPose, css: str) -> list[str]:
     return parts
 
 
+def _trail(start: BlockPose, path: list[dict], end: BlockPose) -> str:
+    """The centre of the front along the Snaking Forward Move (wheels drawn as arcs), then the
+    Align Move's jump to where the block is put down, as one arrowed polyline."""
+    points, pose = [start.front_centre], start
+    for step in path:
+        if step["move"] == "forward":
+            pose = forward(pose, step["distance_in"])
+            points.append(pose.front_centre)
+        elif step["move"] == "wheel":
+            angle = step["angle_deg"]
+            turns = max(1, math.ceil(abs(angle) / 5))
+            for _ in range(turns):
+                pose = wheel(pose, angle / turns)
+                points.append(pose.front_centre)
+    points.append(end.front_centre)
+    coords = " ".join(f"{_p(x)},{_p(y)}" for x, y in points)
+    return (
+        f'<polyline class="move" points="{coords}" marker-end="url(#arrow)">'
+        "<title>the Snaking Forward Move, then the Align Move</title></polyline>"
+    )
+
+
 def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> str:
     """The SVG document."""
     from chargeopt.solver.interface.ruling_text import summarise_blocks
@@ -76,9 +100,7 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
             end = start.moved(entry["x"], entry["y"], entry["facing"])
             body += _block(block, end, "")
             if entry.get("role") == "charger":
-                body.append(
-                    _line(start.front_centre, end.front_centre, "move", ' marker-end="url(#arrow)"')
-                )
+                body.append(_trail(start, entry.get("path") or [], end))
             if entry.get("initial_contact"):
                 x, y = entry["initial_contact"]
                 body.append(
