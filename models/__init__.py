@@ -39,7 +39,7 @@ from .scenario import (
     TerrainKind,
     Unit,
 )
-from .schema import result_schema, scenario_schema
+from .schema import rank_and_file_schema, result_schema, scenario_schema
 
 __all__ = [
     "EDITIONS",
@@ -82,6 +82,7 @@ __all__ = [
     "load_scenario",
     "mm_to_in",
     "parse_base",
+    "rank_and_file_schema",
     "read_document",
     "resolve_ruleset",
     "result_schema",

@@ -67,7 +67,7 @@ def _parse_rect(value: Any) -> Any:
     return value
 
 
-BlockBase = Annotated[RectBase, BeforeValidator(_parse_rect)]
+BlockBase = Annotated[RectBase, BeforeValidator(_parse_rect, json_schema_input_type=str | RectBase)]
 
 
 class Profile(_Frozen):

@@ -151,7 +151,7 @@ class RankAndFileScenario(_Frozen):
         example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 9},
     )
 
-    @field_validator("ruleset", mode="before")
+    @field_validator("ruleset", mode="before", json_schema_input_type=str | list[str])
     @classmethod
     def _one_or_many(cls, value: object) -> object:
         return (value,) if isinstance(value, str) else value

@@ -29,6 +29,7 @@ from chargeopt.models import (
     document_name,
     load_result,
     mm_to_in,
+    rank_and_file_schema,
     result_schema,
     scenario_schema,
 )
@@ -264,10 +265,15 @@ def _outputs(scenario_file: str, wanted: dict[str, str | None]) -> dict[str, str
 
 
 @main.command()
-@click.argument("document", type=click.Choice(["scenario", "result"]))
+@click.argument("document", type=click.Choice(["scenario", "result", "rank-and-file"]))
 def schema(document: str) -> None:
-    """Print the JSON Schema of a scenario or a result document."""
-    chosen = scenario_schema() if document == "scenario" else result_schema()
+    """Print the JSON Schema of a scenario, a result or a rank-and-file scenario document."""
+    schemas = {
+        "scenario": scenario_schema,
+        "result": result_schema,
+        "rank-and-file": rank_and_file_schema,
+    }
+    chosen = schemas[document]()
     click.echo(json.dumps(chosen, indent=2))
 
 
