@@ -3,6 +3,7 @@
 No solving, no drawing, and no import of the rest of chargeopt."""
 
 from .bases import MM_PER_INCH, HullBase, OvalBase, RoundBase, mm_to_in, parse_base
+from .blocks import Block, Profile, RectBase
 from .errors import (
     ChargeoptError,
     IneligibleMoveError,
@@ -18,6 +19,12 @@ from .loading import (
     read_document,
     validate_document,
 )
+from .rank_and_file import (
+    BlockAction,
+    RankAndFileRules,
+    RankAndFileScenario,
+    is_rank_and_file,
+)
 from .result import Placement, Result, ResultAction, Status, Violation
 from .rulesets import EDITIONS, KNOWN_RULESETS, RuleSet, resolve_ruleset
 from .scenario import (
@@ -32,7 +39,7 @@ from .scenario import (
     TerrainKind,
     Unit,
 )
-from .schema import result_schema, scenario_schema
+from .schema import rank_and_file_schema, result_schema, scenario_schema
 
 __all__ = [
     "EDITIONS",
@@ -41,6 +48,8 @@ __all__ = [
     "STDIN",
     "Action",
     "ActionKind",
+    "Block",
+    "BlockAction",
     "Board",
     "ChargeoptError",
     "GameModel",
@@ -51,6 +60,10 @@ __all__ = [
     "OvalBase",
     "Owner",
     "Placement",
+    "Profile",
+    "RankAndFileRules",
+    "RankAndFileScenario",
+    "RectBase",
     "Result",
     "ResultAction",
     "RoundBase",
@@ -64,10 +77,12 @@ __all__ = [
     "UnsupportedRuleError",
     "Violation",
     "document_name",
+    "is_rank_and_file",
     "load_result",
     "load_scenario",
     "mm_to_in",
     "parse_base",
+    "rank_and_file_schema",
     "read_document",
     "resolve_ruleset",
     "result_schema",

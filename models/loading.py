@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from .errors import ScenarioError
 from .messages import Document, refusals
 from .nesting import MAX_DEPTH, too_deep
+from .rank_and_file import RankAndFileScenario, is_rank_and_file
 from .result import Result
 from .scenario import Scenario
 from .syntax import Syntax, syntax_of
@@ -60,11 +61,13 @@ def validate_document(
         raise ScenarioError(file, refusals(exc, document)) from None
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path) -> Scenario | RankAndFileScenario:
     """Read and validate a scenario file (structure and references; see also geometry's
-    start-layout check for overlaps and models off the board)."""
+    start-layout check for overlaps and models off the board). A rank-and-file ruleset
+    (`t9a-2022`) reads the file as a RankAndFileScenario of blocks."""
     read = _read(path)
-    return validate_document(Scenario, read.data, read.name, read.syntax)
+    model = RankAndFileScenario if is_rank_and_file(read.data.get("ruleset")) else Scenario
+    return validate_document(model, read.data, read.name, read.syntax)
 
 
 def load_result(path: str | Path) -> Result:

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .keys import UNIT_WORDS
+from .rank_and_file import RankAndFileScenario
 from .result import Result
 from .scenario import Scenario
 from .schema import DOCUMENT_DESCRIPTIONS, KeySchema, key_schema
@@ -43,7 +44,12 @@ _CONVENTIONS = (
 def render_reference() -> str:
     """The generated part of models/README.md, MARKER line first."""
     parts = [MARKER, "", "## Key reference", "", _CONVENTIONS, ""]
-    for model, title in ((Scenario, "Scenario"), (Result, "Result")):
+    documents = (
+        (Scenario, "Scenario"),
+        (Result, "Result"),
+        (RankAndFileScenario, "Rank-and-file scenario"),
+    )
+    for model, title in documents:
         parts += [f"## {title} keys", "", DOCUMENT_DESCRIPTIONS[model.__name__], ""]
         parts += _document(model)
     return "\n".join(parts).rstrip("\n") + "\n"

@@ -98,15 +98,24 @@ EDITIONS: dict[str, RuleSet] = {
 }
 MODIFIERS: dict[str, tuple[str, ...]] = {"wtc-walls": ("40k-10e",)}
 KNOWN_RULESETS = (*EDITIONS, *MODIFIERS)
+RANK_AND_FILE_EDITIONS = ("t9a-2022",)
+"""Rulesets of blocks in ranks and files: a document naming one is read as a
+RankAndFileScenario (models/rank_and_file.py), never resolved here."""
 
 
 def resolve_ruleset(ids: tuple[str, ...]) -> RuleSet:
     """Combine one edition with its modifiers; raise UnsupportedRuleError naming the choices."""
     editions = [i for i in ids if i in EDITIONS]
     unknown = [i for i in ids if i not in EDITIONS and i not in MODIFIERS]
+    if unknown and unknown[0] in RANK_AND_FILE_EDITIONS:
+        raise UnsupportedRuleError(
+            f"{unknown[0]!r} is a rank-and-file ruleset: its units are blocks (files, ranks, a "
+            "rectangular base), read from a file as a rank-and-file scenario"
+        )
     if unknown:
         raise UnsupportedRuleError(
-            f"unsupported ruleset {unknown[0]!r}; choose from {', '.join(KNOWN_RULESETS)}"
+            f"unsupported ruleset {unknown[0]!r}; choose from {', '.join(KNOWN_RULESETS)}, "
+            f"or {', '.join(RANK_AND_FILE_EDITIONS)} for rank-and-file blocks"
         )
     if len(editions) != 1:
         raise UnsupportedRuleError(

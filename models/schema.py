@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 
+from .rank_and_file import RankAndFileScenario
 from .result import Result
 from .scenario import Scenario
 
@@ -18,6 +19,9 @@ DOCUMENT_DESCRIPTIONS = {
     "(TOML or JSON, coordinates in inches from the board's top-left corner).",
     "Result": "The answer to a scenario, or a hand-written placement to check: only "
     "placements is required.",
+    "RankAndFileScenario": "A rank-and-file table (ruleset t9a-2022): blocks of models in "
+    "files and ranks, impassable terrain and one charge, single or combined; the ruleset picks "
+    "this document type.",
 }
 _KEPT_FROM_OUTSIDE = ("description", "examples", "default", "unit", "title")
 
@@ -45,6 +49,14 @@ def scenario_schema() -> dict[str, Any]:
     """JSON Schema of a scenario document (as written: base strings accepted)."""
     schema = Scenario.model_json_schema(mode="validation", schema_generator=_InWrittenOrder)
     return _with_header(schema, "chargeopt scenario")
+
+
+def rank_and_file_schema() -> dict[str, Any]:
+    """JSON Schema of a rank-and-file scenario document (`ruleset = "t9a-2022"`)."""
+    schema = RankAndFileScenario.model_json_schema(
+        mode="validation", schema_generator=_InWrittenOrder
+    )
+    return _with_header(schema, "chargeopt rank-and-file scenario")
 
 
 def result_schema() -> dict[str, Any]:

@@ -7,18 +7,30 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from chargeopt.geometry.start_layout import check_start_layout
-from chargeopt.models import ActionKind, Result, RuleSet, Scenario, UnsupportedRuleError
+from chargeopt.models import (
+    ActionKind,
+    RankAndFileRules,
+    RankAndFileScenario,
+    Result,
+    RuleSet,
+    Scenario,
+    UnsupportedRuleError,
+)
 from chargeopt.solver.core import clock
 from chargeopt.solver.forty_k.charge import solve_charge
 from chargeopt.solver.forty_k.consolidate import solve_consolidate
 from chargeopt.solver.forty_k.heroic_intervention import TENTH_EDITION, solve_heroic_intervention
 from chargeopt.solver.forty_k.pile_in import solve_pile_in
 from chargeopt.solver.options import SolveOptions
+from chargeopt.solver.rank_and_file.charge import solve_t9a_charge
 from chargeopt.solver.verify import verified
 from chargeopt.solver.wtc.charge import solve_wtc_charge
 from chargeopt.solver.wtc.close import solve_wtc_consolidate, solve_wtc_pile_in
 
-Solver = Callable[[Scenario, SolveOptions], Result]
+Solver = (
+    Callable[[Scenario, SolveOptions], Result]
+    | Callable[[RankAndFileScenario, SolveOptions], Result]
+)
 
 SOLVERS: dict[tuple[ActionKind, str], Solver] = {
     (ActionKind.CHARGE, "40k-9e"): solve_charge,
@@ -31,6 +43,7 @@ SOLVERS: dict[tuple[ActionKind, str], Solver] = {
     (ActionKind.CHARGE, "wtc-walls"): solve_wtc_charge,
     (ActionKind.PILE_IN, "wtc-walls"): solve_wtc_pile_in,
     (ActionKind.CONSOLIDATE, "wtc-walls"): solve_wtc_consolidate,
+    (ActionKind.CHARGE, "t9a-2022"): solve_t9a_charge,
 }
 """(move kind, rule family) -> its solver: the one table a new rule family adds its rows to.
 The rule family is the ruleset's edition, or the modifier whose moves replace the edition's
@@ -41,14 +54,14 @@ WHY_NOT: dict[tuple[ActionKind, str], str] = {
 """Why a move kind is not solved under an edition, where there is more to say."""
 
 
-def rule_family(rules: RuleSet) -> str:
+def rule_family(rules: RuleSet | RankAndFileRules) -> str:
     """The key a ruleset solves under: a modifier that brings its own moves (the WTC walls
     rule), else the edition."""
     return "wtc-walls" if rules.wtc_walls else rules.edition
 
 
 def solve(
-    scenario: Scenario,
+    scenario: Scenario | RankAndFileScenario,
     *,
     roll: int | None = None,
     time_limit: float | None = None,
@@ -72,10 +85,15 @@ def solve(
         raise UnsupportedRuleError(
             WHY_NOT.get((kind, edition), f"'{kind}' under {edition} is not supported")
         )
-    check_start_layout(scenario)
+    if isinstance(scenario, RankAndFileScenario):
+        from chargeopt.geometry.rank_and_file.start import check_block_layout
+
+        check_block_layout(scenario)
+    else:
+        check_start_layout(scenario)
     budget = replace(opts, time_limit_s=opts.time_limit_s * clock.WORK_SHARE)
     with clock.opened(opts.time_limit_s) as work:
-        result = min_roll_verdict(solver(scenario, budget))
+        result = min_roll_verdict(solver(scenario, budget))  # type: ignore[arg-type]
     if work.safety is not None:
         stats = {**result.stats, "wall_clock_safety": work.safety}
         result = result.model_copy(update={"stats": stats})

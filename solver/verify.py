@@ -4,17 +4,22 @@ judge an answer it cut short without loading the solvers."""
 
 from __future__ import annotations
 
-from chargeopt.models import Result, Scenario, Status
+from chargeopt.models import RankAndFileScenario, Result, Scenario, Status
 
 
-def verified(scenario: Scenario, result: Result) -> Result:
+def verified(scenario: Scenario | RankAndFileScenario, result: Result) -> Result:
     """Attach the independent checker's verdict; a checked answer with violations is a bug and
     is downgraded to `unknown` so it is never presented as legal."""
     from chargeopt.geometry.checker import check_placement
 
     if result.action is None or result.status.value not in ("optimal", "feasible"):
         return result
-    violations = check_placement(scenario, result.placements, roll=result.action.roll)
+    if isinstance(scenario, RankAndFileScenario):
+        from chargeopt.geometry.checker.rank_and_file import check_blocks
+
+        violations = check_blocks(scenario, result, roll=result.action.roll)
+    else:
+        violations = check_placement(scenario, result.placements, roll=result.action.roll)
     if not violations:
         return result
     stats = {**result.stats, "checker_rejected": True}

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from chargeopt.models import (
     ActionKind,
+    RankAndFileScenario,
     Result,
     ResultAction,
     Scenario,
@@ -24,6 +25,7 @@ from chargeopt.models import (
 )
 from chargeopt.solver.api import solve
 from chargeopt.solver.bench.baseline import solve_greedy
+from chargeopt.solver.bench.block_baseline import solve_straight_in
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
 from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.highs import solve_with_highs
@@ -64,7 +66,20 @@ def repair(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Res
     return solve(scenario, options=_options(time_limit_s, seed, roll, repair=True))
 
 
+def _forty_k_only(scenario: Scenario | RankAndFileScenario, method: str) -> None:
+    if isinstance(scenario, RankAndFileScenario):
+        raise UnsupportedRuleError(f"the {method} method solves 40k moves, not rank-and-file")
+
+
+def straight_in(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    """The rank-and-file baseline: straight ahead, close the door (community tools)."""
+    if not isinstance(scenario, RankAndFileScenario):
+        raise UnsupportedRuleError("the straight-in method places rank-and-file blocks only")
+    return solve_straight_in(scenario, _options(time_limit_s, seed, roll))
+
+
 def greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    _forty_k_only(scenario, "greedy")
     return solve_greedy(scenario, _options(time_limit_s, seed, roll), roll=roll)
 
 
@@ -72,6 +87,7 @@ def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Resu
     """Most models in base contact by HiGHS on the charge model at `roll`; a disconnected
     answer adds the charge solver's connectivity cuts and solves again. `optimal` means
     HiGHS proved the first stage's optimum; `infeasible` means on these candidates."""
+    _forty_k_only(scenario, "highs")
     if scenario.action.kind != ActionKind.CHARGE:
         raise UnsupportedRuleError(f"the highs method only charges, not '{scenario.action.kind}'")
     t0 = time.perf_counter()
@@ -130,5 +146,6 @@ METHODS: dict[str, Method] = {
     "presolve": presolve,
     "no-symmetry": no_symmetry,
     "repair": repair,
+    "straight-in": straight_in,
 }
 """Every method by the name the command line and the report use."""

@@ -15,7 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from chargeopt.models import ActionKind, ChargeoptError
+from chargeopt.models import ActionKind, ChargeoptError, RankAndFileScenario, Scenario
 from chargeopt.solver.bench.suite import Suite, size_class
 
 ANSWER_STATUSES = ("optimal", "feasible")
@@ -74,9 +74,10 @@ def run_task(task: Task) -> Outcome:
     out = _blank(task)
     try:
         scenario = load_scenario(task.path)
-        out["models"] = len(scenario.acting_unit.models)
+        out["models"] = model_count(scenario)
         roll = scenario.action.roll
-        if roll is None and scenario.action.kind == ActionKind.CHARGE:
+        blocks = isinstance(scenario, RankAndFileScenario)
+        if roll is None and scenario.action.kind == ActionKind.CHARGE and not blocks:
             raise ChargeoptError(f"{task.file}: a benchmark charge needs action.roll")
         t0 = time.perf_counter()
         result = METHODS[task.method](scenario, roll, task.time_limit_s, task.seed)
@@ -95,9 +96,17 @@ def run_task(task: Task) -> Outcome:
     out["bound"] = result.bound.get("base_contact")
     out["engaged_bound"] = result.bound.get("engaged")
     out["bound_scope"] = result.stats.get("bound_scope")
+    if blocks:
+        out["base_contact"] = models_in_contact(result.objective)
+        out["bound"] = models_in_contact(result.bound)
     if out["status"] in ANSWER_STATUSES:
         try:
-            violations = check_placement(scenario, result.placements, roll=roll)
+            if blocks:
+                from chargeopt.geometry.checker.rank_and_file import check_blocks
+
+                violations = check_blocks(scenario, result, roll=roll)
+            else:
+                violations = check_placement(scenario, result.placements, roll=roll)
         except Exception as exc:
             out.update(verified=False, failure=True, error=f"checker raised {exc!r}")
             return out
@@ -105,6 +114,20 @@ def run_task(task: Task) -> Outcome:
         out["failure"] = bool(violations)
         out["violations"] = [str(v.message) for v in violations[:MAX_VIOLATIONS_KEPT]]
     return out
+
+
+def model_count(scenario: Scenario | RankAndFileScenario) -> int:
+    """The models that move: the acting unit's, or every charging block's."""
+    if isinstance(scenario, RankAndFileScenario):
+        return sum(scenario.unit_by_id[u].model_count for u in scenario.action.chargers)
+    return len(scenario.acting_unit.models)
+
+
+def models_in_contact(objective: dict[str, Any]) -> int | None:
+    """A rank-and-file answer's score: both sides' models in contact (None: no answer)."""
+    if "target_models_in_contact" not in objective:
+        return None
+    return int(objective["target_models_in_contact"]) + int(objective["models_in_contact"])
 
 
 Progress = Callable[[Outcome], None]
@@ -193,7 +216,7 @@ def run_bench(
 
     layouts = []
     for lay in suite.layouts:
-        n = len(load_scenario(lay.path).acting_unit.models)
+        n = model_count(load_scenario(lay.path))
         layouts.append(
             {
                 "file": lay.file,

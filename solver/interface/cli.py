@@ -22,12 +22,14 @@ from chargeopt.models import (
     ActionKind,
     ChargeoptError,
     IneligibleMoveError,
+    RankAndFileScenario,
     Result,
     Scenario,
     ScenarioError,
     document_name,
     load_result,
     mm_to_in,
+    rank_and_file_schema,
     result_schema,
     scenario_schema,
 )
@@ -263,10 +265,15 @@ def _outputs(scenario_file: str, wanted: dict[str, str | None]) -> dict[str, str
 
 
 @main.command()
-@click.argument("document", type=click.Choice(["scenario", "result"]))
+@click.argument("document", type=click.Choice(["scenario", "result", "rank-and-file"]))
 def schema(document: str) -> None:
-    """Print the JSON Schema of a scenario or a result document."""
-    chosen = scenario_schema() if document == "scenario" else result_schema()
+    """Print the JSON Schema of a scenario, a result or a rank-and-file scenario document."""
+    schemas = {
+        "scenario": scenario_schema,
+        "result": result_schema,
+        "rank-and-file": rank_and_file_schema,
+    }
+    chosen = schemas[document]()
     click.echo(json.dumps(chosen, indent=2))
 
 
@@ -332,6 +339,12 @@ def check(
     scenario = load_checked_scenario(scenario_file)
     result = load_result(result_file)
     _same_action(scenario, result, document_name(result_file))
+    if isinstance(scenario, RankAndFileScenario):
+        from chargeopt.solver.interface.block_check import check_block_result
+
+        if not check_block_result(scenario, result, roll, as_json, document_name(result_file)):
+            click.get_current_context().exit(EXIT_VIOLATIONS)
+        return
     chosen_roll = _roll_to_check(scenario, result, roll, document_name(scenario_file))
     from chargeopt.geometry.checker import check_placement, summarise, unmoved_models
 

@@ -214,6 +214,10 @@ def cut_short_line(by: str | None, stage: str | None, seconds: float, limit_s: f
 
 def summarise_result(result: Result) -> str:
     """A few lines a player can read at the table."""
+    if result.blocks:
+        from chargeopt.solver.interface.ruling_text import summarise_blocks
+
+        return summarise_blocks(result)
     solved = result.status in (Status.OPTIMAL, Status.FEASIBLE) or bool(result.violations)
     lines = [headline(result)]
     cut = result.stats.get("cut_short")

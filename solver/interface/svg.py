@@ -19,7 +19,15 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
-from chargeopt.models import ActionKind, Placement, Result, Scenario, Status, TerrainKind
+from chargeopt.models import (
+    ActionKind,
+    Placement,
+    RankAndFileScenario,
+    Result,
+    Scenario,
+    Status,
+    TerrainKind,
+)
 from chargeopt.solver.interface.summary import (
     charge_dice,
     first_sentence,
@@ -398,8 +406,12 @@ def _reach(scenario: Scenario, roll: int) -> list[str]:
     ]
 
 
-def render_svg(scenario: Scenario, result: Result | None = None) -> str:
+def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None = None) -> str:
     """The whole picture as an SVG document (a string)."""
+    if isinstance(scenario, RankAndFileScenario):
+        from chargeopt.solver.interface.block_svg import render_block_svg
+
+        return render_block_svg(scenario, result)
     battlefield = Battlefield.from_scenario(scenario)
     board_w, board_h = scenario.board.width * SCALE, scenario.board.height * SCALE
     placed = _drawn_placements(result)

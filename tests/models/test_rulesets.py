@@ -50,7 +50,16 @@ def test_wtc_walls_changes_only_the_switch() -> None:
 @pytest.mark.parametrize(
     ("ids", "message"),
     [
-        (("t9a-2022",), "unsupported ruleset 't9a-2022'; choose from 40k-9e, 40k-10e, wtc-walls"),
+        (
+            ("whfb-6e",),
+            "unsupported ruleset 'whfb-6e'; choose from 40k-9e, 40k-10e, wtc-walls, "
+            "or t9a-2022 for rank-and-file blocks",
+        ),
+        (
+            ("t9a-2022",),
+            "'t9a-2022' is a rank-and-file ruleset: its units are blocks (files, ranks, a "
+            "rectangular base), read from a file as a rank-and-file scenario",
+        ),
         (("40k-10e", "40k-9e"), "name exactly one edition (40k-9e, 40k-10e), got 2"),
         (("wtc-walls",), "name exactly one edition (40k-9e, 40k-10e), got 0"),
         (

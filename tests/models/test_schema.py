@@ -13,12 +13,21 @@ import jsonschema
 import pytest
 from repo_paths import REPO_ROOT
 
-from chargeopt.models import KNOWN_RULESETS, result_schema, scenario_schema
+from chargeopt.models import (
+    KNOWN_RULESETS,
+    rank_and_file_schema,
+    result_schema,
+    scenario_schema,
+)
 from chargeopt.models.keys import UNIT_WORDS
 from chargeopt.models.reference import MARKER, readme_with_reference, render_reference
 from chargeopt.models.rulesets import RULE_KEYWORDS
 
-SCHEMAS = {"scenario": scenario_schema(), "result": result_schema()}
+SCHEMAS = {
+    "scenario": scenario_schema(),
+    "result": result_schema(),
+    "rank-and-file": rank_and_file_schema(),
+}
 README = REPO_ROOT / "models" / "README.md"
 
 

@@ -1,0 +1,285 @@
+"""Writes the rank-and-file-v1 suite (T9A 2022 charges of blocks) and its manifest.
+
+Run `python benchmarks/rank-and-file-v1/generate.py`; a changed layout needs a new suite
+version (the manifest's hashes are checked by `chargeopt bench`). Coordinates: a block's x, y
+is the front-left corner of its Unit Boundary, facing in degrees from +x toward +y (y down).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+W25 = 25 / 25.4
+
+
+def unit(uid, owner, x, y, facing, files=5, ranks=3, base="25x25mm", **extra):
+    return {
+        "id": uid,
+        "owner": owner,
+        "files": files,
+        "ranks": ranks,
+        "base": base,
+        "x": round(x, 6),
+        "y": round(y, 6),
+        "facing": round(facing, 6),
+        **extra,
+    }
+
+
+def corner_touching(fr, heading, files=5):
+    """The front-left corner of a block whose front-right corner is at `fr`."""
+    f = (math.cos(math.radians(heading)), math.sin(math.radians(heading)))
+    r = (-f[1], f[0])
+    w = files * W25
+    return fr[0] - w * r[0], fr[1] - w * r[1]
+
+
+B = unit("B", "defender", 30.0, 10.0, 90.0)
+"""The usual target: front along y = 10 from x 25.08 to 30, facing down the table."""
+ROCKS = [
+    [(24.079, 10.0), (24.579, 10.0), (24.579, 10.3), (24.079, 10.3)],
+    [(27.079, 10.0), (27.579, 10.0), (27.579, 10.3), (27.079, 10.3)],
+]
+
+
+def layouts():
+    bp = corner_touching(
+        (29.0 - 14 * math.cos(math.radians(-150)), 10.0 - 14 * math.sin(math.radians(-150))), -150
+    )
+    un = corner_touching((26.0787, 10.0), -120)
+    return [
+        (
+            "f1-front-head-on",
+            "charge into the front arc, straight in",
+            "optimal",
+            10,
+            [unit("A", "attacker", 25.08, 16.0, -90.0), B],
+            [],
+            {"unit": "A", "roll": 6},
+        ),
+        (
+            "f2-front-seed-wheel",
+            "the seed's example: forward, wheel about the front-right corner, forward, align",
+            "optimal",
+            10,
+            [unit("A", "attacker", 15.0, 18.0, -90.0), B],
+            [],
+            {"unit": "A"},
+        ),
+        (
+            "f3-flank-left",
+            "charge into the left arc (B's left flank is at x = 30)",
+            "open",
+            None,
+            [unit("A", "attacker", 38.0, 11.0, 180.0, files=4, ranks=4), B],
+            [],
+            {"unit": "A"},
+        ),
+        (
+            "f4-flank-right",
+            "charge into the right arc",
+            "open",
+            None,
+            [unit("A", "attacker", 18.0, 6.0, 0.0, files=3, ranks=4), B],
+            [],
+            {"unit": "A"},
+        ),
+        (
+            "f5-rear",
+            "charge into the rear arc",
+            "open",
+            None,
+            [unit("A", "attacker", 26.0, 3.5, 90.0, files=5, ranks=2), B],
+            [],
+            {"unit": "A"},
+        ),
+        (
+            "f6-on-the-line",
+            "the charger's front centre exactly on the 45-degree line: Flank",
+            "open",
+            None,
+            [unit("A", "attacker", 30 - 5 * W25 - 8 - 2.5 * W25 / 1, 18.0, 0.0), B],
+            [],
+            {"unit": "A"},
+        ),
+        (
+            "f7-wide-target",
+            "a 10 x 2 horde: its diagonals and 45-degree lines disagree",
+            "open",
+            None,
+            [
+                unit("A", "attacker", 31.5, 13.5, 180.0, files=4, ranks=3),
+                unit("B", "defender", 30.0, 10.0, 90.0, files=10, ranks=2),
+            ],
+            [],
+            {"unit": "A"},
+        ),
+        (
+            "p1-contact-point-costs",
+            "A touches B at one corner, turned 20 degrees: "
+            "keeping that point costs a target model (4 not 5)",
+            "optimal",
+            7,
+            [unit("A", "attacker", 30 - 5 * W25 + 0.3, 10.0, -70.0, files=3, ranks=4), B],
+            [],
+            {"unit": "A"},
+        ),
+        (
+            "u1-rocks-unaligned",
+            "rocks leave no flush place: unaligned, then the target turns",
+            "optimal",
+            4,
+            [unit("A", "attacker", un[0], un[1], -120.0), B],
+            ROCKS,
+            {"unit": "A"},
+        ),
+        (
+            "u2-rocks-from-afar",
+            "the same rocks, the charger far out",
+            "open",
+            None,
+            [unit("A", "attacker", 24.0, 20.0, -100.0), B],
+            ROCKS,
+            {"unit": "A"},
+        ),
+        (
+            "c2-two-side-by-side",
+            "combined charge of 2 onto one front",
+            "optimal",
+            11,
+            [
+                unit("A1", "attacker", 24.0, 16.0, -90.0, files=3),
+                unit("A2", "attacker", 28.5, 16.0, -90.0, files=3),
+                B,
+            ],
+            [],
+            {"units": ["A1", "A2"]},
+        ),
+        (
+            "c3-three",
+            "combined charge of 3 onto one front",
+            "open",
+            None,
+            [
+                unit("A1", "attacker", 22.0, 16.0, -90.0, files=3),
+                unit("A2", "attacker", 26.0, 17.0, -90.0, files=3),
+                unit("A3", "attacker", 30.0, 16.0, -90.0, files=3),
+                B,
+            ],
+            [],
+            {"units": ["A1", "A2", "A3"]},
+        ),
+        (
+            "c4-four",
+            "combined charge of 4 two-file units onto one front",
+            "open",
+            None,
+            [
+                unit("A1", "attacker", 21.0, 16.0, -90.0, files=2),
+                unit("A2", "attacker", 24.0, 17.0, -90.0, files=2),
+                unit("A3", "attacker", 27.0, 16.0, -90.0, files=2),
+                unit("A4", "attacker", 30.0, 17.0, -90.0, files=2),
+                B,
+            ],
+            [],
+            {"units": ["A1", "A2", "A3", "A4"]},
+        ),
+        (
+            "c4-mixed-facings",
+            "combined charge of 4 from front and both flanks",
+            "open",
+            None,
+            [
+                unit("A1", "attacker", 25.5, 16.0, -90.0, files=3),
+                unit("A2", "attacker", 38.0, 12.0, 180.0, files=3),
+                unit("A3", "attacker", 18.0, 6.0, 0.0, files=3),
+                unit("A4", "attacker", 29.0, 24.0, -90.0, files=2),
+                B,
+            ],
+            [],
+            {"units": ["A1", "A2", "A3", "A4"]},
+        ),
+        (
+            "b1-blocked-path",
+            "left flank walled off, B first straight ahead: Blocked Path to its front",
+            "optimal",
+            10,
+            [unit("A", "attacker", bp[0], bp[1], -150.0), B],
+            [[(30, 3), (36, 3), (36, 10.2), (30, 10.2)]],
+            {"unit": "A"},
+        ),
+        (
+            "x1-wall",
+            "impassable wall across the way: no Snaking Forward Move",
+            "infeasible",
+            None,
+            [unit("A", "attacker", 14.0, 30.0, -90.0), unit("B", "defender", 19.0, 10.0, 90.0)],
+            [[(2.0, 20.0), (46.0, 20.0), (46.0, 22.0), (2.0, 22.0)]],
+            {"unit": "A"},
+        ),
+        (
+            "x2-short-roll",
+            "Charge Range 5 against 6 inches: the charge fails",
+            "infeasible",
+            None,
+            [unit("A", "attacker", 25.08, 16.0, -90.0), B],
+            [],
+            {"unit": "A", "roll": 5},
+        ),
+    ]
+
+
+def toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
+    return repr(float(v)) if isinstance(v, float) else str(v)
+
+
+def write() -> None:
+    manifest = ['suite = "rank-and-file-v1"', "version = 1", ""]
+    for name, note, known, contacts, units, terrain, action in layouts():
+        lines = [
+            f'name = "{note}"',
+            'ruleset = "t9a-2022"',
+            "board = { width = 48.0, height = 48.0 }",
+            "",
+        ]
+        for i, path in enumerate(terrain):
+            lines += [
+                "[[terrain]]",
+                f'id = "rock-{i}"',
+                'kind = "impassable"',
+                f"path = {toml_value(path)}",
+                "",
+            ]
+        for u in units:
+            lines += ["[[units]]"] + [f"{k} = {toml_value(v)}" for k, v in u.items()] + [""]
+        lines += ["[action]", 'kind = "charge"', 'targets = ["B"]'] + [
+            f"{k} = {toml_value(v)}" for k, v in action.items()
+        ]
+        path = HERE / f"{name}.toml"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        manifest += [
+            "[[layouts]]",
+            f'file = "{name}.toml"',
+            f'sha256 = "{digest}"',
+            f'known = "{known}"',
+        ]
+        if contacts is not None:
+            manifest.append(f"base_contact = {contacts}")
+        manifest += [f'note = "{note}"', ""]
+    (HERE / "suite.toml").write_text("\n".join(manifest), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write()

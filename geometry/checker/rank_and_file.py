@@ -1,0 +1,265 @@
+"""The independent judge of a rank-and-file charge (t9a-2022): from the scenario and the
+result's `blocks` alone (no solver code) it re-measures every rule the ruling claims.
+
+Rules judged: the Charge Range reaches; the block stays on the board, off impassable terrain,
+overlaps no unit and touches no enemy but its target; its front touches the Target Facing (the
+arc of its front's centre, or any facing under a claimed Blocked Path whose first obstacle
+straight ahead is the target); a claimed full alignment is flush; an unaligned front does not
+pass the facing's line; the initial contact point is still in contact; the counts of models in
+contact are as claimed; combined chargers do not overlap each other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shapely.geometry import LineString, Point
+
+from chargeopt.geometry.checker.rank_and_file_path import check_path
+from chargeopt.geometry.rank_and_file.arcs import arc_of
+from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, models_in_contact
+from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of
+from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
+from chargeopt.geometry.rank_and_file.obstacles import (
+    CHECK_DEPTH_IN,
+    overlaps,
+    table_obstacles,
+)
+from chargeopt.models import RankAndFileScenario, Result, Violation
+
+ALIGN_TOL_DEG = 0.01
+
+
+def _v(kind: str, message: str, unit: str, **extra: Any) -> Violation:
+    return Violation(kind=kind, message=message, models=(unit,), **extra)
+
+
+def check_blocks(
+    scenario: RankAndFileScenario, result: Result, roll: int | None = None
+) -> list[Violation]:
+    """Every rule a rank-and-file result breaks (empty: legal)."""
+    out: list[Violation] = []
+    starts = {u.id: BlockPose.of(u) for u in scenario.units}
+    poses = dict(starts)
+    entries = {}
+    for entry in result.blocks:
+        unit = scenario.unit_by_id.get(str(entry.get("unit")))
+        if unit is None:
+            out.append(_v("unknown_unit", f"no unit {entry.get('unit')!r}", str(entry.get("unit"))))
+            continue
+        poses[unit.id] = BlockPose(
+            unit.width_in,
+            unit.depth_in,
+            float(entry["x"]),
+            float(entry["y"]),
+            float(entry["facing"]),
+        )
+        entries[unit.id] = entry
+    target = scenario.target
+    tpose = poses[target.id]
+    for uid in scenario.action.chargers:
+        entry = entries.get(uid)
+        if entry is None or entry.get("outcome", "charges") != "charges":
+            continue
+        out += _check_charger(scenario, uid, entry, poses, starts, tpose, roll)
+        out += check_path(
+            uid,
+            entry,
+            starts[uid],
+            starts[target.id],
+            _path_obstacles(scenario, uid, entries, poses, starts),
+        )
+    if target.id in entries:
+        out += _check_target_turn(scenario, entries[target.id], poses, starts)
+    return out
+
+
+def _check_charger(
+    scenario: RankAndFileScenario,
+    uid: str,
+    entry: dict[str, Any],
+    poses: dict[str, BlockPose],
+    starts: dict[str, BlockPose],
+    tpose: BlockPose,
+    roll: int | None,
+) -> list[Violation]:
+    out: list[Violation] = []
+    block, target = scenario.unit_by_id[uid], scenario.target
+    pose = poses[uid]
+    shape = pose.polygon
+    tol = CONTACT_TOLERANCE_IN
+    given = roll if roll is not None else scenario.action.roll_of(uid)
+    distance = starts[uid].polygon.distance(starts[target.id].polygon)
+    if given is not None and given < distance - 1e-9:
+        out.append(
+            _v(
+                "out_of_range",
+                f'{uid}\'s Charge Range {given}" is short of the {distance:.3f}" to {target.id}',
+                uid,
+                distance_in=distance,
+                limit_in=float(given),
+            )
+        )
+    others = table_obstacles(scenario, {uid, target.id}, poses)
+    for o in others:
+        if o.blocks(shape, CHECK_DEPTH_IN):
+            what = {
+                "enemy": "touches enemy unit",
+                "friend": "overlaps unit",
+                "board": "leaves",
+                "terrain": "overlaps impassable terrain",
+            }[o.kind]
+            out.append(
+                _v(
+                    f"{o.kind}_clash",
+                    f"{uid} {what} {o.name}",
+                    uid,
+                    terrain=(o.name,) if o.kind == "terrain" else (),
+                )
+            )
+    if shape.distance(tpose.polygon) > tol:
+        out.append(
+            _v(
+                "no_contact",
+                f"{uid} does not touch {target.id}",
+                uid,
+                distance_in=shape.distance(tpose.polygon),
+                limit_in=tol,
+            )
+        )
+    facing_name = str(entry.get("target_facing"))
+    expected = arc_of(starts[target.id], starts[uid].front_centre).arc
+    if facing_name != expected:
+        if not entry.get("blocked_path"):
+            out.append(
+                _v(
+                    "wrong_facing",
+                    f"{uid}'s front centre is in {target.id}'s {expected} arc, "
+                    f"not its {facing_name}",
+                    uid,
+                )
+            )
+        elif not _target_first_ahead(scenario, uid, starts):
+            out.append(
+                _v(
+                    "no_blocked_path",
+                    f"Blocked Path claimed but the first obstacle ahead of {uid} "
+                    f"is not {target.id}",
+                    uid,
+                )
+            )
+    if facing_name not in ("front", "right", "rear", "left"):
+        return out
+    facing = tpose.facing_segment(facing_name)
+    front = pose.facing_segment("front")
+    facing_line = LineString([facing.start, facing.end])
+    if LineString([front.start, front.end]).distance(facing_line) > tol:
+        out.append(
+            _v(
+                "front_not_on_facing",
+                f"{uid}'s front does not touch {target.id}'s {facing_name} facing",
+                uid,
+            )
+        )
+    outs = [facing.out(front.start), facing.out(front.end)]
+    if min(outs) < -tol:
+        out.append(
+            _v(
+                "front_passes_line",
+                f"{uid}'s front passes the line of {target.id}'s {facing_name} facing "
+                f'by {-min(outs):.3f}"',
+                uid,
+            )
+        )
+    if entry.get("aligned"):
+        turn = abs(
+            (pose.facing - heading_of((-facing.normal[0], -facing.normal[1])) + 180) % 360 - 180
+        )
+        if turn > ALIGN_TOL_DEG or max(abs(v) for v in outs) > tol:
+            out.append(
+                _v(
+                    "not_aligned",
+                    f"{uid} is claimed fully aligned but is turned {turn:.3f} degrees and "
+                    f"{max(outs):.3f}\" off {target.id}'s {facing_name} facing",
+                    uid,
+                )
+            )
+    point = entry.get("initial_contact")
+    if point is not None:
+        gap = Point(point).distance(shape.exterior)
+        if gap > tol:
+            out.append(
+                _v(
+                    "contact_point_lost",
+                    f'the initial contact point {tuple(point)} is {gap:.3f}" from {uid}',
+                    uid,
+                    distance_in=gap,
+                    limit_in=tol,
+                )
+            )
+    t_count = len(models_in_contact(target, tpose, shape))
+    c_count = len(models_in_contact(block, pose, tpose.polygon))
+    for key, real in (("target_models_in_contact", t_count), ("models_in_contact", c_count)):
+        if key in entry and entry[key] != real:
+            out.append(_v("count_mismatch", f"{uid}: {key} is {real}, not {entry[key]}", uid))
+    for other in scenario.action.chargers:
+        if (
+            other != uid
+            and other in poses
+            and pose.polygon.intersection(poses[other].polygon).area > 1e-6
+        ):
+            out.append(_v("chargers_overlap", f"{uid} overlaps {other}", uid))
+    return out
+
+
+def _path_obstacles(
+    scenario: RankAndFileScenario,
+    uid: str,
+    entries: dict[str, dict[str, Any]],
+    poses: dict[str, BlockPose],
+    starts: dict[str, BlockPose],
+) -> list:
+    """What the charger's path must miss: chargers that moved before it (their `order`) where
+    they ended, every other unit where it started (the target before its turn)."""
+    mine = entries[uid].get("order") or 0
+    before = {
+        u: poses[u]
+        for u, e in entries.items()
+        if u != uid and u in scenario.action.chargers and 0 < (e.get("order") or 0) < mine
+    }
+    return table_obstacles(scenario, {uid, scenario.target.id}, {**starts, **before})
+
+
+def _target_first_ahead(
+    scenario: RankAndFileScenario, uid: str, starts: dict[str, BlockPose]
+) -> bool:
+    shapes = {o.name: o.shape for o in table_obstacles(scenario, {uid}) if o.kind != "board"}
+    hit = first_hit_ahead(starts[uid], shapes)
+    return hit is not None and hit[0] == scenario.target.id
+
+
+def _check_target_turn(
+    scenario: RankAndFileScenario,
+    entry: dict[str, Any],
+    poses: dict[str, BlockPose],
+    starts: dict[str, BlockPose],
+) -> list[Violation]:
+    """The target's special Align Move: a turn about the contact point, into nothing."""
+    out: list[Violation] = []
+    target = scenario.target
+    pose = poses[target.id]
+    point = entry.get("initial_contact")
+    if point is not None:
+        gap = Point(point).distance(pose.polygon.exterior)
+        if gap > CONTACT_TOLERANCE_IN:
+            out.append(
+                _v(
+                    "target_not_turned_about_contact",
+                    f'{target.id} turns off its contact point ({gap:.3f}")',
+                    target.id,
+                )
+            )
+    for o in table_obstacles(scenario, {target.id, *scenario.action.chargers}, poses):
+        if overlaps(pose.polygon, o.shape, CHECK_DEPTH_IN):
+            out.append(_v("target_clash", f"{target.id}'s turn runs into {o.name}", target.id))
+    return out

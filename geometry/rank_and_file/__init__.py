@@ -1,0 +1,1 @@
+"""Exact geometry of rank-and-file blocks: footprints, arcs, contact, wheels, sweeps."""

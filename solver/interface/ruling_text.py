@@ -1,0 +1,120 @@
+"""A rank-and-file result read out as a ruling: the arc and by how much, the Snaking Forward
+Move, the Align Move with the models in contact and the most possible, or why not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chargeopt.models import Result, Status
+
+SIDE = {"front-right": "right", "front-left": "left"}
+
+
+def _path_words(path: list[dict[str, Any]]) -> str:
+    words = []
+    for step in path:
+        if step["move"] == "forward" and step["distance_in"] > 0:
+            words.append(f'moves {step["distance_in"]:.1f}" forward')
+        elif step["move"] == "wheel":
+            words.append(
+                f"wheels {abs(step['angle_deg']):.0f} degrees to the {SIDE[step['pivot']]} "
+                f'about its {step["pivot"]} corner ({step["travel_in"]:.1f}" {step["metric"]})'
+            )
+    return ", ".join(words) or "is already in contact"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
+
+
+def charger_lines(block: dict[str, Any], target: str) -> list[str]:
+    """The ruling for one charging block."""
+    unit = block["unit"]
+    lines = []
+    if "arc" in block:
+        lines.append(
+            f"{unit} is in {target}'s {block['arc']} arc by {block['arc_margin_deg']:.1f} degrees "
+            f'({block["arc_margin_in"]:.2f}" from the nearest arc line); '
+            f'{block["distance_in"]:.2f}" away, Charge Range needed {block["range_needed"]}.'
+        )
+    if block.get("blocked_path"):
+        lines.append(
+            f"Blocked Path: {target} is the first obstacle straight ahead and its "
+            f"{block['arc']} facing cannot be reached; {unit} charges its "
+            f"{block['target_facing']} facing."
+        )
+    if block.get("outcome") != "charges":
+        if block.get("reason"):
+            lines.append(f"{unit} does not charge: {block['reason']}.")
+        return lines
+    facing = block["target_facing"]
+    t, c = block["target_models_in_contact"], block["models_in_contact"]
+    move = _path_words(block.get("path", []))
+    if block.get("order"):
+        move = f"moves {_ordinal(block['order'])} in the combined charge: {move}"
+    if not block.get("unaligned"):
+        most = block.get("most_possible")
+        best = f" (most possible: {most[0]} and {most[1]})" if most else ""
+        lines.append(
+            f"{unit} {move}; aligns to {target}'s {facing}: {t} of {target}'s models and {c} of "
+            f"{unit}'s in contact{best}."
+        )
+        if most and (most[0], most[1]) > (t, c):
+            lines.append(
+                "Keeping the initial contact point (the first priority) costs models in contact."
+            )
+    else:
+        turn = block.get("target_rotation_deg") or 0.0
+        left = (
+            "fully aligned" if block.get("aligned") else f"{block['angle_deg']:.2f} degrees apart"
+        )
+        lines.append(
+            f"{unit} {move}; no fully aligned placement keeps the contact point: unaligned "
+            f"charge, its front turned {block['angle_deg'] + abs(turn):.2f} degrees off "
+            f"{target}'s {facing}; {target} turns {abs(turn):.2f} degrees about the contact "
+            f"point, leaving them {left}; {t} of {target}'s models and {c} of {unit}'s in "
+            "contact."
+        )
+    return lines
+
+
+def _names(ids: list[str]) -> str:
+    if not ids:
+        return "no unit"
+    return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
+
+
+def summarise_blocks(result: Result) -> str:
+    """The whole ruling, a few lines."""
+    action = result.action
+    target = action.targets[0] if action and action.targets else "?"
+    chargers = [b for b in result.blocks if b.get("role") == "charger"]
+    going = [b["unit"] for b in chargers if b.get("outcome") == "charges"]
+    staying = [b["unit"] for b in chargers if b.get("outcome") != "charges"]
+    roll = f" with a Charge Range of {action.roll}" if action and action.roll is not None else ""
+    verb = "charges" if len(going) == 1 else "charge"
+    head = f"{result.status.value.upper()}: {_names(going)} {verb} {target}{roll}"
+    if going and staying:
+        head += f" ({_names(staying)} cannot)"
+    if result.status == Status.INFEASIBLE:
+        head = f"INFEASIBLE: {_names(staying)} cannot charge {target}{roll}"
+    lines = [head]
+    if result.min_roll is not None and result.success_probability is not None:
+        chance = (
+            f"{result.success_probability:.0%} to roll it"
+            if result.success_probability > 0
+            else "more than the dice can roll"
+        )
+        lines.append(f"Smallest Charge Range that succeeds: {result.min_roll} ({chance}).")
+    for block in chargers:
+        lines += charger_lines(block, target)
+    if result.proof:
+        lines.append(f"Proof: {result.proof}")
+    for v in result.violations:
+        lines.append(f"Checker: {v.message}")
+    if result.status in (Status.OPTIMAL, Status.FEASIBLE) and not result.violations:
+        lines.append(
+            "Checked: the independent checker finds no violation "
+            f"({result.stats.get('seconds', 0):.2f} s)."
+        )
+    return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""A single T9A charge: arc and Target Facing, Charge Range, Snaking Forward Move, Align Move
+(aligned, else unaligned with the target's rotation), Blocked Path; the answer as a Result."""
+
+from __future__ import annotations
+
+import time
+
+from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose
+from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
+from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
+from chargeopt.models import RankAndFileScenario, Result, Status
+from chargeopt.solver.options import SolveOptions
+from chargeopt.solver.rank_and_file.attempt import FacingAttempt
+from chargeopt.solver.rank_and_file.facing_charge import attempt_facing
+from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
+from chargeopt.solver.rank_and_file.result_doc import charge_result
+
+
+def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
+    """Solve a T9A charge by one block (several chargers: see combined.py)."""
+    if len(scenario.action.chargers) > 1:
+        from chargeopt.solver.rank_and_file.combined import solve_combined_charge
+
+        return solve_combined_charge(scenario, options)
+    started = time.perf_counter()
+    charger = scenario.acting_unit
+    target = scenario.target
+    start, target_pose = BlockPose.of(charger), BlockPose.of(target)
+    roll = options.roll if options.roll is not None else scenario.action.roll
+    ruling = open_ruling(scenario, charger.id, roll)
+    if ruling.outcome == "fails":
+        proof = short_range_reason(ruling, target.id)
+        return charge_result(scenario, [ruling], Status.INFEASIBLE, proof, started, roll)
+    arc = ruling.arc
+    assert arc is not None
+    obstacles = table_obstacles(scenario, {charger.id, target.id})
+    attempt = attempt_facing(scenario, charger, start, target, target_pose, arc, obstacles)
+    if attempt.ruling_update is None:
+        blocked = _blocked_path(scenario, start, target.id, obstacles, target_pose)
+        if blocked:
+            tries = [
+                attempt_facing(scenario, charger, start, target, target_pose, f, obstacles)
+                for f in FACINGS
+                if f != arc
+            ]
+            done = [t for t in tries if t.ruling_update is not None]
+            if done:
+                attempt = max(done, key=FacingAttempt.rank)
+                ruling.blocked_path = True
+                ruling.target_facing = attempt.facing
+            else:
+                attempt = FacingAttempt(
+                    arc,
+                    None,
+                    attempt.reason + "; Blocked Path applies (the first "
+                    f"obstacle straight ahead is {target.id}) but no facing of it can be reached",
+                    attempt.candidates,
+                )
+    if attempt.ruling_update is None:
+        ruling.outcome = "impossible"
+        return charge_result(
+            scenario,
+            [ruling],
+            Status.INFEASIBLE,
+            attempt.reason,
+            started,
+            roll,
+            candidates=attempt.candidates,
+        )
+    for key, value in attempt.ruling_update.items():
+        setattr(ruling, key, value)
+    rulings = [ruling, *attempt.extra_rulings]
+    return charge_result(
+        scenario, rulings, Status.OPTIMAL, None, started, roll, candidates=attempt.candidates
+    )
+
+
+def _blocked_path(scenario, start, target_id, obstacles, target_pose) -> bool:
+    """Whether the first obstacle a straight forward move would hit is the target."""
+    shapes = {o.name: o.shape for o in obstacles if o.kind != "board"}
+    shapes[target_id] = target_pose.polygon
+    hit = first_hit_ahead(start, shapes)
+    return hit is not None and hit[0] == target_id
