@@ -69,7 +69,7 @@ def test_the_readme_shows_commands_and_code_with_their_output() -> None:
     commands = [command for command, _ in _console_runs()]
     assert any(c.startswith("chargeopt solve") for c in commands)
     assert any(c.startswith("chargeopt check") for c in commands)
-    assert len(_python_runs()) >= 2
+    assert len(_python_runs()) >= 1
 
 
 @pytest.mark.parametrize(("command", "expected"), _console_runs(), ids=lambda v: v[:60])

@@ -193,7 +193,7 @@ def _layouts(draw: st.DrawFn) -> tuple[Scenario, list[Placement], int]:
     return s, placements, roll
 
 
-@sampled_layouts(15)
+@sampled_layouts(8)
 @given(_layouts())
 def test_relaxation_keeps_every_legal_placement(
     case: tuple[Scenario, list[Placement], int],
