@@ -378,7 +378,8 @@ def _overlap(m, z: Zones, cells: Cells, count, on, deadline: float | None = None
             m.Add(count[int(c)] <= int(cap)).OnlyEnforceIf(on)
     posted: set[tuple[int, ...]] = set()
     sector = used[cells.kind[used] == cl.SECTOR]
-    family = np.array([hash((r.base, r.model)) for r in z.rings])
+    keys = list(dict.fromkeys((r.base, r.model) for r in z.rings))
+    family = np.array([keys.index((r.base, r.model)) for r in z.rings])
     for g in np.unique(cells.ring[sector]):
         kiss = z.rings[g].kiss
         ring = sector[cells.ring[sector] == g]

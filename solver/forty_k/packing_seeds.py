@@ -130,10 +130,13 @@ def _legal_centres(z: Zones, cells: cl.Cells, base_of: np.ndarray) -> np.ndarray
 
 
 def _assign(allowed: np.ndarray, chosen: np.ndarray) -> dict[int, int]:
-    """A model for every chosen spot, each on a spot it reaches (the packing has one)."""
+    """A model for every chosen spot, each on a spot it reaches (the packing has one). Nodes
+    are integers (models, then n + spot): a matching over tuples of strings would depend on
+    the process's hash seed."""
+    n = allowed.shape[0]
     graph = nx.Graph()
     for q in chosen:
-        graph.add_edges_from((("m", int(i)), ("c", int(q))) for i in np.flatnonzero(allowed[:, q]))
-    models = [n for n in graph if n[0] == "m"]
+        graph.add_edges_from((int(i), n + int(q)) for i in np.flatnonzero(allowed[:, q]))
+    models = sorted(v for v in graph if v < n)
     match = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=models)
-    return {n[1]: match[n][1] for n in models if n in match}
+    return {v: match[v] - n for v in models if v in match}
