@@ -218,7 +218,8 @@ def _grid_answer(
         return result, battlefield
     progress.answer(result)
     progress.stage("roll table")
-    table, _ = roll_table(c, scenario, options, range(min_roll, dice_max + 1), deadline, first)
+    rolls = range(min_roll, dice_max + 1)
+    table, _ = roll_table(c, scenario, options, rolls, deadline, first, TABLE_SECONDS_PER_ROLL)
     stats = {**result.stats, "seconds": round(time.perf_counter() - t0, 3)}
     return result.model_copy(update={"rolls": tuple(table), "stats": stats}), battlefield
 

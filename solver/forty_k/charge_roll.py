@@ -235,12 +235,14 @@ def best_legal(c, scenario, starts, k):
     return best
 
 
-def roll_table(c, scenario, options, rolls: range, deadline: float, previous=None):
+def roll_table(
+    c, scenario, options, rolls: range, deadline: float, previous=None, per_roll_s: float = 0.5
+):
     """Best base contact at each roll in `rolls` (each roll gets an equal share of the time
-    left). A placement at one roll is legal at every larger one, so a count never falls as the
-    roll grows: a roll cut short keeps the count below it, unproven. Once a proven count meets
-    the ceiling of the largest roll, every larger roll has that count too. Returns the table
-    entries and whether every roll got an answer."""
+    left, at most `per_roll_s`). A placement at one roll is legal at every larger one, so a
+    count never falls as the roll grows: a roll cut short keeps the count below it, unproven.
+    Once a proven count meets the ceiling of the largest roll, every larger roll has that count
+    too. Returns the table entries and whether every roll got an answer."""
     entries: list[dict[str, object]] = []
     settled = True
     top = packing_ceiling(c, scenario, rolls[-1], options, "contact")[0] if len(rolls) else None
@@ -248,7 +250,7 @@ def roll_table(c, scenario, options, rolls: range, deadline: float, previous=Non
         if entries and entries[-1]["proven"] and entries[-1]["base_contact"] == top:
             entries.append({"roll": roll, "base_contact": top, "proven": True})
             continue
-        share = (deadline - clock.now()) / (len(rolls) - i)
+        share = min(per_roll_s, (deadline - clock.now()) / (len(rolls) - i))
         if share <= 0.01:
             settled = False
             break
