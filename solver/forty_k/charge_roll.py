@@ -79,6 +79,12 @@ def contact_model(scenario: Scenario, roll: int, options: SolveOptions):
     return c, pm, adjacency, None if pm is None else stage_objectives(pm, c)[0]
 
 
+SETUP_S_PER_PAIR = 1.5e-5
+"""What one roll's setup (heuristic starts, packing ceilings' models, the CP-SAT model) is
+charged on the solver's clock per candidate and model: about what it takes on the reference
+machine (scaling-v1 c40-walls-s1, 2,074 candidates and 40 models: 1 to 2 s a roll)."""
+
+
 def solve_at(
     c,
     scenario,
@@ -98,6 +104,7 @@ def solve_at(
     if any(not (c.reach[m.id] <= roll - ROLL_MARGIN_IN).any() for m in scenario.acting_unit.models):
         return SolveState(None, [], "INFEASIBLE")
     n = len(scenario.acting_unit.models)
+    clock.spend(len(c) * n * SETUP_S_PER_PAIR)
     k = scenario.rules.coherency_neighbours(n)
     starts = [previous] if previous else []
     if options.use_hint:
