@@ -39,19 +39,30 @@ def board_from(data: object, name: str) -> Scenario | RankAndFileScenario:
     """A scenario document from the page, checked like a file given to `chargeopt solve`."""
     if not isinstance(data, dict):
         raise ScenarioError(name, [("", "the board is not a scenario document", "")])
-    scenario = checked_scenario(data, name)
-    count = _model_count(scenario)
+    count = _model_count(data)
     if count > MAX_MODELS:
         raise TooLarge(
             f"{name}: the scenario has {count} models; chargeopt serve takes at most {MAX_MODELS}"
         )
-    return scenario
+    return checked_scenario(data, name)
 
 
-def _model_count(scenario: Scenario | RankAndFileScenario) -> int:
-    if isinstance(scenario, RankAndFileScenario):
-        return sum(len(block.model_slots()) for block in scenario.units)
-    return sum(len(unit.models) for unit in scenario.units)
+def _model_count(data: dict[str, Any]) -> int:
+    """The models a document holds, counted before any check (a block: its models, or files
+    times ranks)."""
+    units = data.get("units")
+    total = 0
+    for unit in units if isinstance(units, list) else []:
+        if not isinstance(unit, dict):
+            continue
+        models, files, ranks = unit.get("models"), unit.get("files"), unit.get("ranks")
+        if isinstance(models, list):
+            total += len(models)
+        elif isinstance(models, int):
+            total += models
+        elif isinstance(files, int) and isinstance(ranks, int):
+            total += files * ranks
+    return total
 
 
 def parse_scenario(text: str, name: str) -> tuple[dict[str, Any], Scenario | RankAndFileScenario]:

@@ -4,6 +4,7 @@ a clear message when the `web` extra is missing, loopback unless a host is given
 from __future__ import annotations
 
 import socket
+import sys
 from collections.abc import Callable
 
 from chargeopt.models import ChargeoptError
@@ -34,6 +35,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     config = uvicorn.Config(app, log_level="warning", access_log=False)
     announce(f"chargeopt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
+    sys.stdout.flush()
     uvicorn.Server(config).run(sockets=[listening])
 
 

@@ -1,0 +1,128 @@
+"""`chargeopt serve` in a real browser: Debian's headless Chromium driven by Playwright. The
+page opens the example file, solves it and draws the answer; a model dragged off the board is
+refused with the command line's message. Screenshots are kept in $CHARGEOPT_ARTIFACTS (default:
+<tmp>/chargeopt-artifacts). Skipped without Chromium, except under CI, where .ci/run installs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from repo_paths import LAYOUTS
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+EXAMPLE = LAYOUTS / "examples" / "marines-charge-open.toml"
+HEADLINE = "OPTIMAL: A charges B with a roll of 7 (proven best anywhere on the table)"
+
+if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def artifacts() -> Path:
+    """Where the screenshots go (not in the repository)."""
+    folder = Path(
+        os.environ.get("CHARGEOPT_ARTIFACTS") or Path(tempfile.gettempdir()) / "chargeopt-artifacts"
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """`chargeopt serve` on a free loopback port; yields its URL."""
+    command = [sys.executable, "-m", "chargeopt.solver.interface.cli", "serve", "--port", "0"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline() if process.stdout else ""
+        assert "http://127.0.0.1:" in line, (line, process.stderr.read() if process.stderr else "")
+        yield line.split("open ", 1)[1].split()[0]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def page(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """A fresh headless Chromium profile with the page open and ready."""
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=CHROMIUM,
+            args=ARGS,
+            headless=True,
+            viewport={"width": 1400, "height": 900},
+        )
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server)
+        page.wait_for_selector("body[data-ready='1']")
+        yield page
+        context.close()
+        assert errors == []
+
+
+def test_open_solve_and_see_the_answer(page: sync_api.Page) -> None:
+    page.set_input_files("#open-scenario", str(EXAMPLE))
+    sync_api.expect(page.locator("#file-name")).to_have_text("marines-charge-open.toml")
+    assert page.locator("#start-layer .piece").count() == 8
+    page.click("#solve")
+    sync_api.expect(page.locator("#status")).to_have_text(HEADLINE, timeout=45_000)
+    assert page.locator("#answer-layer .end").count() == 5
+    assert page.locator("#answer-layer .end.contact").count() == 3
+    assert page.locator("#answer-layer .end.engaged").count() == 2
+    assert "Why no more" in page.inner_text("#summary")
+    page.screenshot(path=str(artifacts() / "serve-solved.png"))
+
+
+def test_a_model_dragged_off_the_board_is_refused(page: sync_api.Page) -> None:
+    a1 = page.locator("#start-layer .piece[data-id='A1']")
+    before = a1.get_attribute("transform")
+    box = a1.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 200, y, steps=5)
+    page.mouse.move(5, y, steps=5)
+    page.mouse.up()
+    message = page.locator("#message")
+    sync_api.expect(message).to_contain_text(
+        "error: marines-charge-open.toml: units[0].models[0]: model 'A1' sticks out of the "
+        "board by"
+    )
+    sync_api.expect(message).to_contain_text("past the left edge; move it onto the board")
+    assert page.locator("#start-layer .piece[data-id='A1']").get_attribute("transform") == before
+    page.screenshot(path=str(artifacts() / "serve-refused.png"))
+
+
+def test_check_marks_a_model_placed_too_far(page: sync_api.Page) -> None:
+    page.click("#clear-answer")
+    page.click("#place-by-hand")
+    a1 = page.locator("#answer-layer .piece[data-id='A1']")
+    box = a1.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + 300, steps=5)
+    page.mouse.up()
+    page.click("#check")
+    sync_api.expect(page.locator("#check-output")).to_contain_text("[moved_too_far]")
+    assert page.locator("#answer-layer .piece[data-id='A1'] .broken").count() == 1
