@@ -104,8 +104,7 @@ def test_a_model_dragged_off_the_board_is_refused(page: sync_api.Page) -> None:
     page.mouse.up()
     message = page.locator("#message")
     sync_api.expect(message).to_contain_text(
-        "error: marines-charge-open.toml: units[0].models[0]: model 'A1' sticks out of the "
-        "board by"
+        "error: marines-charge-open.toml: units[0].models[0]: model 'A1' sticks out of the board by"
     )
     sync_api.expect(message).to_contain_text("past the left edge; move it onto the board")
     assert page.locator("#start-layer .piece[data-id='A1']").get_attribute("transform") == before
