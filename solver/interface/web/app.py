@@ -135,9 +135,7 @@ def _endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         except Busy as exc:
             return JSONResponse({"error": [str(exc)]}, status_code=409)
         except ChargeoptError as exc:
-            from chargeopt.solver.interface.cli import error_lines
-
-            return JSONResponse({"error": error_lines(exc)}, status_code=422)
+            return JSONResponse({"error": documents.error_lines(exc)}, status_code=422)
         except Exception as exc:
             return JSONResponse({"error": [internal_error_line(exc)]}, status_code=500)
         return answer if isinstance(answer, Response) else JSONResponse(answer)

@@ -29,6 +29,13 @@ class TooLarge(ChargeoptError):
     """A request or scenario past the stated limits."""
 
 
+def error_lines(exc: ChargeoptError) -> list[str]:
+    """The lines the page shows for a refusal: those `chargeopt` prints after `error:`."""
+    if isinstance(exc, ScenarioError):
+        return exc.lines()
+    return str(exc).splitlines() or [type(exc).__name__]
+
+
 def file_name(name: object) -> str:
     """The name messages give a document sent from the page: its base name, or a default."""
     text = PurePath(str(name or "")).name

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from chargeopt.models import RankAndFileScenario, Result, Scenario, validate_document
+from chargeopt.models import (
+    ActionKind,
+    RankAndFileScenario,
+    Result,
+    Scenario,
+    ScenarioError,
+    validate_document,
+)
 
 
 def judge(
@@ -16,11 +23,14 @@ def judge(
     if isinstance(scenario, RankAndFileScenario):
         return _judge_blocks(scenario, placed, name)
     from chargeopt.geometry.checker import check_placement, summarise, unmoved_models
-    from chargeopt.solver.interface.cli import _roll_to_check
 
     document = {"placements": placed.get("placements") or []}
     result = validate_document(Result, document, f"{name} (placements on the page)", "json")
-    roll = _roll_to_check(scenario, result, None, name)
+    roll = scenario.action.roll
+    if roll is None and scenario.action.kind == ActionKind.CHARGE:
+        raise ScenarioError(
+            name, [("action.roll", "checking a charge needs its roll", "give the roll on the page")]
+        )
     violations = check_placement(scenario, result.placements, roll=roll, file=name)
     unmoved = unmoved_models(scenario, result.placements)
     checked = len(scenario.acting_unit.models)

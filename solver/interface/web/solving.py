@@ -85,8 +85,8 @@ def _run(
 ) -> None:
     """Solve and store the reply: the result with its summary, or the refusal's lines."""
     from chargeopt.solver.interface.bounded import solve_bounded
-    from chargeopt.solver.interface.cli import error_lines
     from chargeopt.solver.interface.summary import cut_short_line
+    from chargeopt.solver.interface.web.documents import error_lines
 
     def on_stage(stage: str, _seconds: float) -> None:
         job.stage = stage

@@ -95,6 +95,7 @@ def _blocks(scenario: RankAndFileScenario) -> list[dict[str, Any]]:
                 "radius": None,
                 "outline": bases,
                 "front": front,
+                "label_at": [-block.depth_in / 2 * SCALE, block.width_in / 2 * SCALE],
                 "turns": True,
                 "size": min(block.base.width_in, block.base.depth_in) * SCALE,
             }

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_paths import LAYOUTS
+from repo_paths import LAYOUTS, REPO_ROOT
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
@@ -273,3 +273,21 @@ def test_the_command_line_does_not_import_the_web_stack() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_rank_and_file_block_is_drawn_solved_and_checked(client: TestClient) -> None:
+    path = REPO_ROOT / "benchmarks" / "rank-and-file-v1" / "f2-front-seed-wheel.toml"
+    loaded = client.post("/api/load", json={"name": path.name, "text": path.read_text()}).json()
+    view = loaded["view"]
+    assert view["kind"] == "blocks"
+    assert view["moves"] == ["charge"]
+    a = view["pieces"][0]
+    assert (a["id"], a["x"], a["y"], a["facing"]) == ("A", 15.0, 18.0, -90.0)
+    body = {"name": path.name, "document": loaded["document"]}
+    assert client.post("/api/solve", json=body).status_code == 200
+    job = _wait(client)
+    assert job["summary"].splitlines()[0] == "OPTIMAL: A charges B"
+    blocks = job["result"]["blocks"]
+    ok = client.post("/api/check", json={**body, "blocks": blocks}).json()
+    assert ok == {"ok": True, "violations": [], "unmoved": [], "summary": ok["summary"]}
+    assert ok["summary"].startswith("OK: no violations")

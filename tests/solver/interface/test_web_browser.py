@@ -66,7 +66,7 @@ def page(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[obje
             executable_path=CHROMIUM,
             args=ARGS,
             headless=True,
-            viewport={"width": 1400, "height": 900},
+            viewport={"width": 1200, "height": 820},
         )
         page = context.new_page()
         errors: list[str] = []
@@ -88,10 +88,12 @@ def test_open_solve_and_see_the_answer(page: sync_api.Page) -> None:
     assert page.locator("#answer-layer .end.contact").count() == 3
     assert page.locator("#answer-layer .end.engaged").count() == 2
     assert "Why no more" in page.inner_text("#summary")
+    page.click("#zoom-move")
     page.screenshot(path=str(artifacts() / "serve-solved.png"))
 
 
 def test_a_model_dragged_off_the_board_is_refused(page: sync_api.Page) -> None:
+    page.click("#zoom-board")
     a1 = page.locator("#start-layer .piece[data-id='A1']")
     before = a1.get_attribute("transform")
     box = a1.bounding_box()

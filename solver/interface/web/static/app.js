@@ -17,6 +17,7 @@ const state = {
   byHand: false,
   marks: {}, // piece id -> messages of broken rules
   selected: null, // {id, end}
+  zoom: null, // the part of the board shown, {x, y, w, h} in pixels; null: all of it
   solving: false,
   timeLimit: 20,
 };
@@ -81,6 +82,7 @@ async function openScenarioText(name, text) {
   state.file = reply.data.file;
   state.doc = reply.data.document;
   state.view = reply.data.view;
+  state.zoom = null;
   clearAnswer();
   fillMoveForm();
   draw();
@@ -442,7 +444,8 @@ function draw() {
   const s = view.scale;
   const w = view.board.width * s;
   const h = view.board.height * s;
-  svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${w + 2 * MARGIN} ${h + 2 * MARGIN}`);
+  const box = state.zoom || { x: -MARGIN, y: -MARGIN, w: w + 2 * MARGIN, h: h + 2 * MARGIN };
+  svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.w} ${box.h}`);
   el("style", {}, svg).textContent = view.style + PAGE_STYLE;
   const defs = el("defs", {}, svg);
   const marker = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
@@ -477,8 +480,15 @@ function draw() {
   for (const piece of view.pieces) {
     const p = placed[piece.id];
     if (!p) continue;
-    const line = el("line", { class: "move", x1: piece.x * s, y1: piece.y * s, x2: p.x * s,
-      y2: p.y * s, "marker-end": "url(#arrow)" }, answer);
+    const dx = (p.x - piece.x) * s;
+    const dy = (p.y - piece.y) * s;
+    const length = Math.hypot(dx, dy);
+    const r = piece.radius || piece.size / 2;
+    if (length < 2 * r + 2) continue;
+    const ux = dx / length;
+    const uy = dy / length;
+    const line = el("line", { class: "move", x1: piece.x * s + ux * r, y1: piece.y * s + uy * r,
+      x2: p.x * s - ux * r, y2: p.y * s - uy * r, "marker-end": "url(#arrow)" }, answer);
     el("title", {}, line).textContent = `${piece.id} moves ${(p.moved ?? 0).toFixed(2)}"`;
   }
   for (const piece of view.pieces) {
@@ -500,7 +510,7 @@ const PAGE_STYLE = `
 .handle-label{font-size:9px;fill:#173a60;pointer-events:none}
 .front{stroke:#ffcc00;stroke-width:3}
 .end.front{stroke-width:3}
-text{pointer-events:none}
+text,.move{pointer-events:none}
 `;
 
 function drawPiece(layer, piece, at, classes, end) {
@@ -519,9 +529,10 @@ function drawPiece(layer, piece, at, classes, end) {
   if (markedHere) tip.push(...marks);
   el("title", {}, shape).textContent = tip.join("\n");
   const font = Math.max(6, Math.min(10, piece.size * 0.42));
+  const [lx, ly] = piece.label_at || [0, 0];
   const label = el("text", { class: end || !classes.includes("start") ? "label" : "start-label",
     x: 0, y: 0, dy: "0.35em", style: `font-size:${font}px`,
-    transform: `rotate(${-(at.facing || 0)})` }, g);
+    transform: `translate(${lx},${ly}) rotate(${-(at.facing || 0)})` }, g);
   label.textContent = piece.id;
   g.addEventListener("pointerdown", (e) => startDrag(e, piece.id, end, [piece.id]));
   g.addEventListener("wheel", (e) => {
@@ -548,6 +559,77 @@ function drawHandles(svg) {
     el("title", {}, g).textContent = `drag to move unit ${unit.id}`;
     g.addEventListener("pointerdown", (e) => startDrag(e, null, false, pieces.map((p) => p.id), g));
   }
+}
+
+// ---------------------------------------------------------------- zoom
+
+function fullBox() {
+  const s = state.view.scale;
+  const w = state.view.board.width * s;
+  const h = state.view.board.height * s;
+  return { x: -MARGIN, y: -MARGIN, w: w + 2 * MARGIN, h: h + 2 * MARGIN };
+}
+
+function setZoom(box) {
+  const full = fullBox();
+  if (!box || box.w >= full.w) {
+    state.zoom = null;
+  } else {
+    const ratio = full.h / full.w;
+    const w = Math.max(box.w, box.h / ratio, 4 * state.view.scale);
+    const h = w * ratio;
+    const cx = box.x + box.w / 2;
+    const cy = box.y + box.h / 2;
+    state.zoom = { x: cx - w / 2, y: cy - h / 2, w, h };
+  }
+  $("board").setAttribute("viewBox", Object.values(state.zoom || full).join(" "));
+}
+
+function closeUp() {
+  if (!state.view) return;
+  const s = state.view.scale;
+  const units = state.view.units.filter((u) => u.acting || u.target).map((u) => u.id);
+  const spots = [];
+  for (const p of state.view.pieces.filter((p) => units.includes(p.unit))) {
+    const r = (p.radius || p.size) / s + 3;
+    spots.push([p.x - r, p.y - r], [p.x + r, p.y + r]);
+    const end = (state.placed || {})[p.id];
+    if (end) spots.push([end.x - r, end.y - r], [end.x + r, end.y + r]);
+  }
+  if (!spots.length) return;
+  const xs = spots.map((p) => p[0] * s);
+  const ys = spots.map((p) => p[1] * s);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  setZoom({ x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y });
+}
+
+function wheelZoom(event) {
+  if (!state.view || event.shiftKey) return;
+  event.preventDefault();
+  const at = svgPoint(event);
+  const box = state.zoom || fullBox();
+  const f = event.deltaY > 0 ? 1.25 : 0.8;
+  const w = box.w * f;
+  const h = box.h * f;
+  setZoom({ x: at.x - (at.x - box.x) * f, y: at.y - (at.y - box.y) * f, w, h });
+}
+
+function startPan(event) {
+  if (!state.zoom || event.button !== 0) return;
+  const from = { x: event.clientX, y: event.clientY };
+  const box = { ...state.zoom };
+  const scale = box.w / $("board").getBoundingClientRect().width;
+  const move = (e) => {
+    state.zoom = { ...box, x: box.x - (e.clientX - from.x) * scale, y: box.y - (e.clientY - from.y) * scale };
+    $("board").setAttribute("viewBox", Object.values(state.zoom).join(" "));
+  };
+  const up = () => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
 }
 
 // ---------------------------------------------------------------- dragging
@@ -629,8 +711,14 @@ function wire() {
   $("add-model").addEventListener("click", addModel);
   $("remove-model").addEventListener("click", removeModel);
   $("board").addEventListener("pointerdown", (e) => {
-    if (e.target === $("board") || e.target.closest("#table")) select(null, false);
+    if (e.target === $("board") || e.target.closest("#table")) {
+      select(null, false);
+      startPan(e);
+    }
   });
+  $("board").addEventListener("wheel", wheelZoom, { passive: false });
+  $("zoom-board").addEventListener("click", () => setZoom(null));
+  $("zoom-move").addEventListener("click", closeUp);
 }
 
 async function start() {
