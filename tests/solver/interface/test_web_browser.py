@@ -6,6 +6,7 @@ refused with the command line's message. Screenshots are kept in $CHARGEOPT_ARTI
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ ARGS = [
     "--disable-sync",
 ]
 EXAMPLE = LAYOUTS / "examples" / "marines-charge-open.toml"
+OVALS = LAYOUTS / "curated-v1" / "k5-oval-cavalry.toml"
 HEADLINE = "OPTIMAL: A charges B with a roll of 7 (proven best anywhere on the table)"
 
 if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
@@ -92,38 +94,55 @@ def test_open_solve_and_see_the_answer(page: sync_api.Page) -> None:
     page.screenshot(path=str(artifacts() / "serve-solved.png"))
 
 
-def test_a_model_dragged_off_the_board_is_refused(page: sync_api.Page) -> None:
-    page.click("#zoom-board")
-    a1 = page.locator("#start-layer .piece[data-id='A1']")
-    before = a1.get_attribute("transform")
-    box = a1.bounding_box()
+def _drag(page: sync_api.Page, selector: str, dx: float, dy: float) -> None:
+    """Press on the middle of `selector`, move by (dx, dy) pixels in steps, release."""
+    box = page.locator(selector).bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(x - 200, y, steps=5)
-    page.mouse.move(5, y, steps=5)
+    page.mouse.move(x + dx / 2, y + dy / 2, steps=5)
+    page.mouse.move(x + dx, y + dy, steps=5)
     page.mouse.up()
+
+
+def test_a_model_dragged_off_the_board_is_refused(page: sync_api.Page) -> None:
+    page.click("#zoom-board")
+    a1 = "#start-layer .piece[data-id='A1']"
+    before = page.locator(a1).get_attribute("transform")
+    box = page.locator(a1).bounding_box()
+    assert box is not None
+    _drag(page, a1, -box["x"], 0)  # to the window's left edge, past the board's
     message = page.locator("#message")
     sync_api.expect(message).to_contain_text(
         "error: marines-charge-open.toml: units[0].models[0]: model 'A1' sticks out of the board by"
     )
     sync_api.expect(message).to_contain_text("past the left edge; move it onto the board")
-    assert page.locator("#start-layer .piece[data-id='A1']").get_attribute("transform") == before
+    assert page.locator(a1).get_attribute("transform") == before
     page.screenshot(path=str(artifacts() / "serve-refused.png"))
 
 
 def test_check_marks_a_model_placed_too_far(page: sync_api.Page) -> None:
     page.click("#clear-answer")
     page.click("#place-by-hand")
-    a1 = page.locator("#answer-layer .piece[data-id='A1']")
-    box = a1.bounding_box()
-    assert box is not None
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x, y + 300, steps=5)
-    page.mouse.up()
+    _drag(page, "#answer-layer .piece[data-id='A1']", 0, 300)
     page.click("#check")
     sync_api.expect(page.locator("#check-output")).to_contain_text("[moved_too_far]")
     assert page.locator("#answer-layer .piece[data-id='A1'] .broken").count() == 1
+
+
+def test_add_remove_and_turn_models(page: sync_api.Page) -> None:
+    pieces = page.locator("#start-layer .piece")
+    page.click("#clear-answer")
+    page.locator("#start-layer .piece[data-id='A1']").click()
+    page.click("#add-model")
+    sync_api.expect(pieces).to_have_count(9)
+    sync_api.expect(page.locator("#selected")).to_have_text("A6")
+    page.click("#remove-model")
+    sync_api.expect(pieces).to_have_count(8)
+    page.set_input_files("#open-scenario", str(OVALS))
+    sync_api.expect(page.locator("#file-name")).to_have_text(OVALS.name)
+    page.locator("#start-layer .piece[data-id='A1']").click()
+    page.click("#turn-right")
+    turned = page.locator("#start-layer .piece[data-id='A1']")
+    sync_api.expect(turned).to_have_attribute("transform", re.compile(r"rotate\(15\)$"))
