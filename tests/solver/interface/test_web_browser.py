@@ -29,6 +29,7 @@ ARGS = [
 ]
 EXAMPLE = LAYOUTS / "examples" / "marines-charge-open.toml"
 OVALS = LAYOUTS / "curated-v1" / "k5-oval-cavalry.toml"
+LONG = LAYOUTS / "scaling-v1" / "c40-walls-s1.toml"
 HEADLINE = "OPTIMAL: A charges B with a roll of 7 (proven best anywhere on the table)"
 
 if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
@@ -146,3 +147,17 @@ def test_add_remove_and_turn_models(page: sync_api.Page) -> None:
     page.click("#turn-right")
     turned = page.locator("#start-layer .piece[data-id='A1']")
     sync_api.expect(turned).to_have_attribute("transform", re.compile(r"rotate\(15\)$"))
+
+
+def test_a_long_solve_shows_progress_and_can_be_cancelled(page: sync_api.Page) -> None:
+    page.set_input_files("#open-scenario", str(LONG))
+    sync_api.expect(page.locator("#file-name")).to_have_text(LONG.name)
+    page.click("#solve")
+    sync_api.expect(page.locator("#solve")).to_be_disabled()
+    sync_api.expect(page.locator("#progress")).to_be_visible()
+    sync_api.expect(page.locator("#progress-text")).to_contain_text(" s of 20 s")
+    page.click("#cancel")
+    sync_api.expect(page.locator("#solve")).to_be_enabled(timeout=15_000)
+    sync_api.expect(page.locator("#progress")).to_be_hidden()
+    shown = page.inner_text("#status") + page.inner_text("#summary")
+    assert "Cancelled after" in shown

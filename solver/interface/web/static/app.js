@@ -76,6 +76,7 @@ function boardRequest(extra = {}) {
 // ---------------------------------------------------------------- opening and saving
 
 async function openScenarioText(name, text) {
+  if (state.solving) return showError(["a solve is running: wait for it or cancel it"]);
   const reply = await call("POST", "/api/load", { name, text });
   if (!reply.ok) return showError(reply.data.error);
   clearError();
@@ -206,6 +207,13 @@ function docEntry(piece) {
 }
 
 async function commitBoard(before) {
+  if (state.solving) {
+    state.doc = JSON.parse(before);
+    showError(["a solve is running: wait for it or cancel it"]);
+    fillMoveForm();
+    draw();
+    return false;
+  }
   const reply = await call("POST", "/api/board", boardRequest());
   if (!reply.ok) {
     state.doc = JSON.parse(before);
@@ -406,7 +414,6 @@ async function poll() {
     $("status").textContent = "Not solved";
     return showError(job.error || [`unexpected answer from the server (${reply.status})`]);
   }
-  const cut = job.cut_short ? `${job.cut_short}\n` : "";
   if (!job.result) {
     clearAnswer();
     $("status").textContent = job.cut_short || "No answer";
@@ -415,7 +422,7 @@ async function poll() {
   }
   state.resultText = job.result_text;
   const headline = job.summary.split("\n")[0];
-  showAnswer(job.result, cut + job.summary, headline);
+  showAnswer(job.result, job.summary, headline);
   state.resultText = job.result_text;
 }
 
