@@ -144,9 +144,13 @@ def _endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
 
 
 async def _payload(request: Request) -> dict[str, Any]:
-    """The request's JSON object, refused past MAX_REQUEST_BYTES before it is all read."""
+    """The request's JSON object, refused past MAX_REQUEST_BYTES before it is all read. Only
+    JSON is taken: a page elsewhere cannot send it to this server without the browser asking
+    first, and the server never says yes."""
     if request.method == "GET":
         return {}
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise ChargeoptError("send the request as JSON (Content-Type: application/json)")
     limit = documents.MAX_REQUEST_BYTES
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:

@@ -106,9 +106,12 @@ def test_a_legal_edit_is_accepted(client: TestClient) -> None:
 
 
 def test_not_json_and_no_document_are_refused(client: TestClient) -> None:
-    reply = client.post("/api/board", content=b"{not json")
+    json_type = {"content-type": "application/json"}
+    reply = client.post("/api/board", content=b"{not json", headers=json_type)
     assert reply.status_code == 422
     assert reply.json() == {"error": ["the request is not JSON"]}
+    form = client.post("/api/solve", content=b"{}", headers={"content-type": "text/plain"})
+    assert form.json() == {"error": ["send the request as JSON (Content-Type: application/json)"]}
     reply = client.post("/api/board", json={"name": NAME, "document": [1, 2]})
     assert reply.json() == {"error": [f"{NAME}: the board is not a scenario document"]}
 
@@ -162,7 +165,7 @@ def test_second_solve_is_refused_and_a_cancelled_solve_keeps_a_checked_answer() 
     second = client.post("/api/solve", json={"name": LONG.name, "document": document})
     assert second.status_code == 409
     assert second.json() == {"error": ["a solve is already running: wait for it or cancel it"]}
-    assert client.post("/api/solve/cancel").json()["cancelling"] is True
+    assert client.post("/api/solve/cancel", json={}).json()["cancelling"] is True
     job = _wait(client, 10.0)
     assert job["state"] == "done"
     assert job["cut_short"].startswith("Cancelled after")
