@@ -461,6 +461,11 @@ def serve(scenario_file: str | None, port: int, host: str, time_limit: float) ->
     SCENARIO, if given, opens on the page. One solve runs at a time; requests over 1 MB or
     scenarios over 300 models are refused.
     """
+    if scenario_file == STDIN:
+        raise ScenarioError(
+            document_name(STDIN),
+            [("", "chargeopt serve opens a file, not standard input", "give the file's path")],
+        )
     if scenario_file is not None:
         load_checked_scenario(scenario_file)
     from chargeopt.solver.interface.web.server import serve as run_server

@@ -37,12 +37,13 @@ def create_app(
     `time_limit_s`, and requests naming another host than `hosts` (plus loopback) are refused
     (a web page elsewhere cannot reach the server through a name it controls)."""
     solver = Solver()
+    opening: dict[str, Any] = {"time_limit_s": time_limit_s}
+    if start_file is not None:
+        text = Path(start_file).read_text(encoding="utf-8-sig")
+        opening.update(file=Path(start_file).name, text=text)
 
     def start(_: dict[str, Any]) -> dict[str, Any]:
-        if start_file is None:
-            return {"time_limit_s": time_limit_s}
-        text = Path(start_file).read_text(encoding="utf-8-sig")
-        return {"file": Path(start_file).name, "text": text, "time_limit_s": time_limit_s}
+        return opening
 
     def load(payload: dict[str, Any]) -> dict[str, Any]:
         name = documents.file_name(payload.get("name"))

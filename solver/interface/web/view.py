@@ -1,12 +1,12 @@
 """What the page draws, as JSON: the board to scale, its terrain as the `--svg` picture draws
-it, and every piece (a model, or a rank-and-file block) with its outline, so the page can put
-it down, drag it and turn it."""
+it, and every piece (a model, a rank-and-file block or an objective marker) with its outline,
+so the page can put it down, drag it and turn it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from chargeopt.models import ActionKind, RankAndFileScenario, RoundBase, Scenario
+from chargeopt.models import ActionKind, RankAndFileScenario, RoundBase, Scenario, mm_to_in
 from chargeopt.solver.interface.svg import SCALE, STYLE
 
 BLOCK_MOVES = ("charge",)
@@ -74,6 +74,23 @@ def _models(scenario: Scenario) -> list[dict[str, Any]]:
                     "size": 2 * base.inradius_in * SCALE,
                 }
             )
+    for oi, marker in enumerate(scenario.objectives):
+        radius_in = mm_to_in(marker.diameter_mm) / 2
+        pieces.append(
+            {
+                "id": marker.id,
+                "unit": None,
+                "owner": "objective",
+                "path": ["objectives", oi],
+                "x": marker.x,
+                "y": marker.y,
+                "facing": 0.0,
+                "radius": radius_in * SCALE,
+                "outline": None,
+                "turns": False,
+                "size": 2 * radius_in * SCALE,
+            }
+        )
     return pieces
 
 

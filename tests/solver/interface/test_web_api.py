@@ -5,6 +5,7 @@ size limits."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -60,6 +61,18 @@ def test_load_opens_a_benchmark_file_unchanged(client: TestClient) -> None:
     # a 32mm base is 0.63" across its radius: 12.6 pixels at 20 to the inch
     assert view["pieces"][0]["radius"] == pytest.approx(16 / 25.4 * 20)
     assert 'class="wall"' in view["terrain_svg"]
+
+
+def test_an_objective_marker_is_a_piece_to_drag(client: TestClient) -> None:
+    document = {**_document(), "objectives": [{"id": "obj-1", "x": 30.0, "y": 22.0}]}
+    view = client.post("/api/board", json={"name": NAME, "document": document}).json()["view"]
+    marker = view["pieces"][-1]
+    assert (marker["id"], marker["path"], marker["owner"]) == (
+        "obj-1",
+        ["objectives", 0],
+        "objective",
+    )
+    assert marker["radius"] == pytest.approx(20 / 25.4 * 20)  # 40mm across, 20 pixels an inch
 
 
 def test_start_file_is_served_to_the_page() -> None:
@@ -294,3 +307,29 @@ def test_a_rank_and_file_block_is_drawn_solved_and_checked(client: TestClient) -
     ok = client.post("/api/check", json={**body, "blocks": blocks}).json()
     assert ok == {"ok": True, "violations": [], "unmoved": [], "summary": ok["summary"]}
     assert ok["summary"].startswith("OK: no violations")
+
+
+def test_serve_refuses_standard_input_a_bad_file_and_a_busy_port() -> None:
+    from click.testing import CliRunner
+
+    from chargeopt.solver.interface.cli import main
+
+    runner = CliRunner()
+    piped = runner.invoke(main, ["serve", "-"], input="format = 1\n")
+    assert (piped.exit_code, piped.output) == (
+        2,
+        "error: <stdin>: chargeopt serve opens a file, not standard input; give the file's path\n",
+    )
+    bad = REPO_ROOT / "tests" / "data" / "malformed" / "start-overlap.toml"
+    refused = runner.invoke(main, ["serve", str(bad)])
+    assert refused.exit_code == 2
+    assert "overlaps 'A1' by 0.76\"" in refused.output
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        busy = runner.invoke(main, ["serve", "--port", str(port)])
+    assert (busy.exit_code, busy.output) == (
+        2,
+        f"error: cannot listen on 127.0.0.1:{port} (Address already in use)\n",
+    )

@@ -515,6 +515,7 @@ const PAGE_STYLE = `
 .broken{stroke:#d0008a !important;stroke-width:4 !important;stroke-dasharray:none !important}
 .handle{fill:#fff;stroke:#173a60;stroke-width:1.5;cursor:move}
 .handle-label{font-size:9px;fill:#173a60;pointer-events:none}
+.objective{fill:#f4e04d;fill-opacity:.5;stroke:#8a7a10;stroke-width:1.5;stroke-dasharray:4 2}
 .front{stroke:#ffcc00;stroke-width:3}
 .end.front{stroke-width:3}
 text,.move{pointer-events:none}
@@ -532,12 +533,14 @@ function drawPiece(layer, piece, at, classes, end) {
     ? el("circle", { class: cls, cx: 0, cy: 0, r: piece.radius }, g)
     : el("path", { class: cls, d: piece.outline }, g);
   if (piece.front) el("path", { class: "front", d: piece.front }, g);
-  const tip = [`${piece.id} (${piece.unit}, ${piece.owner})${end ? ", end position" : ""}`];
+  const who = piece.unit ? `${piece.unit}, ${piece.owner}` : "objective marker";
+  const tip = [`${piece.id} (${who})${end ? ", end position" : ""}`];
   if (markedHere) tip.push(...marks);
   el("title", {}, shape).textContent = tip.join("\n");
   const font = Math.max(6, Math.min(10, piece.size * 0.42));
   const [lx, ly] = piece.label_at || [0, 0];
-  const label = el("text", { class: end || !classes.includes("start") ? "label" : "start-label",
+  const css = piece.owner === "objective" ? "terrain-label" : end || !classes.includes("start") ? "label" : "start-label";
+  const label = el("text", { class: css,
     x: 0, y: 0, dy: "0.35em", style: `font-size:${font}px`,
     transform: `translate(${lx},${ly}) rotate(${-(at.facing || 0)})` }, g);
   label.textContent = piece.id;
