@@ -82,6 +82,7 @@ def page(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[obje
 
 
 def test_open_solve_and_see_the_answer(page: sync_api.Page) -> None:
+    """Open the example, solve it: the status and the bases in contact are drawn."""
     page.set_input_files("#open-scenario", str(EXAMPLE))
     sync_api.expect(page.locator("#file-name")).to_have_text("marines-charge-open.toml")
     assert page.locator("#start-layer .piece").count() == 8
@@ -108,6 +109,7 @@ def _drag(page: sync_api.Page, selector: str, dx: float, dy: float) -> None:
 
 
 def test_a_model_dragged_off_the_board_is_refused(page: sync_api.Page) -> None:
+    """A model dragged off the board is refused with the CLI's message and put back."""
     page.click("#zoom-board")
     a1 = "#start-layer .piece[data-id='A1']"
     before = page.locator(a1).get_attribute("transform")
@@ -124,6 +126,7 @@ def test_a_model_dragged_off_the_board_is_refused(page: sync_api.Page) -> None:
 
 
 def test_check_marks_a_model_placed_too_far(page: sync_api.Page) -> None:
+    """A model placed by hand too far away is marked by Check."""
     page.click("#clear-answer")
     page.click("#place-by-hand")
     _drag(page, "#answer-layer .piece[data-id='A1']", 0, 300)
@@ -133,6 +136,7 @@ def test_check_marks_a_model_placed_too_far(page: sync_api.Page) -> None:
 
 
 def test_add_remove_and_turn_models(page: sync_api.Page) -> None:
+    """Models are added and removed; an oval turns by 15 degrees."""
     pieces = page.locator("#start-layer .piece")
     page.click("#clear-answer")
     page.locator("#start-layer .piece[data-id='A1']").click()
@@ -150,6 +154,7 @@ def test_add_remove_and_turn_models(page: sync_api.Page) -> None:
 
 
 def test_a_long_solve_shows_progress_and_can_be_cancelled(page: sync_api.Page) -> None:
+    """A long solve shows its progress, blocks a second click and can be cancelled."""
     page.set_input_files("#open-scenario", str(LONG))
     sync_api.expect(page.locator("#file-name")).to_have_text(LONG.name)
     page.click("#solve")

@@ -51,6 +51,7 @@ def _wait(client: TestClient, seconds: float = 60.0) -> dict[str, Any]:
 
 
 def test_load_opens_a_benchmark_file_unchanged(client: TestClient) -> None:
+    """A benchmark file opens as the very document it holds, drawn to scale."""
     reply = client.post("/api/load", json={"name": NAME, "text": EXAMPLE.read_text()})
     assert reply.status_code == 200
     body = reply.json()
@@ -64,6 +65,7 @@ def test_load_opens_a_benchmark_file_unchanged(client: TestClient) -> None:
 
 
 def test_an_objective_marker_is_a_piece_to_drag(client: TestClient) -> None:
+    """Objective markers are drawn, 40mm across, and can be dragged like models."""
     document = {**_document(), "objectives": [{"id": "obj-1", "x": 30.0, "y": 22.0}]}
     view = client.post("/api/board", json={"name": NAME, "document": document}).json()["view"]
     marker = view["pieces"][-1]
@@ -76,6 +78,7 @@ def test_an_objective_marker_is_a_piece_to_drag(client: TestClient) -> None:
 
 
 def test_start_file_is_served_to_the_page() -> None:
+    """The SCENARIO given to `chargeopt serve` is what the page opens first."""
     client = TestClient(create_app(str(EXAMPLE), time_limit_s=5.0))
     body = client.get("/api/start").json()
     assert body == {"file": NAME, "text": EXAMPLE.read_text(), "time_limit_s": 5.0}
@@ -84,6 +87,7 @@ def test_start_file_is_served_to_the_page() -> None:
 def test_model_off_the_board_is_refused_with_the_cli_message(
     client: TestClient, tmp_path: Path
 ) -> None:
+    """A model dropped off the board is refused with the line `chargeopt solve` prints."""
     document = _document()
     document["units"][0]["models"][0]["x"] = -3.0
     reply = client.post("/api/board", json={"name": NAME, "document": document})
@@ -101,6 +105,7 @@ def test_model_off_the_board_is_refused_with_the_cli_message(
 
 
 def test_model_onto_another_is_refused(client: TestClient) -> None:
+    """A model dropped onto another is refused with the overlap, as the CLI says it."""
     document = _document()
     document["units"][0]["models"][0]["y"] = 15.0  # 0.5" from A2: two 0.63" radii overlap 0.76"
     reply = client.post("/api/board", json={"name": NAME, "document": document})
@@ -111,6 +116,7 @@ def test_model_onto_another_is_refused(client: TestClient) -> None:
 
 
 def test_a_legal_edit_is_accepted(client: TestClient) -> None:
+    """A legal move of a model is taken and drawn where it was put."""
     document = _document()
     document["units"][0]["models"][0]["x"] = 11.0
     reply = client.post("/api/board", json={"name": NAME, "document": document})
@@ -119,6 +125,7 @@ def test_a_legal_edit_is_accepted(client: TestClient) -> None:
 
 
 def test_not_json_and_no_document_are_refused(client: TestClient) -> None:
+    """Requests that are not JSON, or carry no scenario, get one line each."""
     json_type = {"content-type": "application/json"}
     reply = client.post("/api/board", content=b"{not json", headers=json_type)
     assert reply.status_code == 422
@@ -130,6 +137,7 @@ def test_not_json_and_no_document_are_refused(client: TestClient) -> None:
 
 
 def test_broken_file_text_is_refused_naming_the_file(client: TestClient) -> None:
+    """A file that does not parse is refused naming the file, as the CLI does."""
     reply = client.post("/api/load", json={"name": "mine.toml", "text": "board = {"})
     assert reply.status_code == 422
     (line,) = reply.json()["error"]
@@ -138,6 +146,7 @@ def test_broken_file_text_is_refused_naming_the_file(client: TestClient) -> None
 
 @pytest.mark.parametrize("syntax", ["toml", "json"])
 def test_save_writes_a_file_the_cli_reads(client: TestClient, tmp_path: Path, syntax: str) -> None:
+    """Saved TOML and JSON read back to the same document and the same scenario."""
     document = _document()
     reply = client.post("/api/save", json={"name": NAME, "document": document, "format": syntax})
     assert reply.status_code == 200
@@ -151,6 +160,7 @@ def test_save_writes_a_file_the_cli_reads(client: TestClient, tmp_path: Path, sy
 
 
 def test_solve_draws_the_cli_answer(client: TestClient) -> None:
+    """Solve gives the CLI's summary and a result document the checker passes."""
     reply = client.post("/api/solve", json={"name": NAME, "document": _document()})
     assert reply.status_code == 200
     assert reply.json()["state"] == "running"
@@ -171,6 +181,7 @@ def test_solve_draws_the_cli_answer(client: TestClient) -> None:
 
 
 def test_second_solve_is_refused_and_a_cancelled_solve_keeps_a_checked_answer() -> None:
+    """A second solve is refused while one runs; a cancel stops it, keeping only a legal answer."""
     client = TestClient(create_app(time_limit_s=30.0))
     document = read_document(LONG)
     first = client.post("/api/solve", json={"name": LONG.name, "document": document})
@@ -188,6 +199,7 @@ def test_second_solve_is_refused_and_a_cancelled_solve_keeps_a_checked_answer() 
 
 
 def test_solve_is_bounded_by_the_server_limit() -> None:
+    """The page cannot ask for more time than the server's --time-limit."""
     client = TestClient(create_app(time_limit_s=0.5))
     body = {"name": LONG.name, "document": read_document(LONG), "time_limit": 999}
     assert client.post("/api/solve", json=body).json()["limit_s"] == 0.5
@@ -198,6 +210,7 @@ def test_solve_is_bounded_by_the_server_limit() -> None:
 
 
 def test_check_marks_each_broken_rule_on_its_model(client: TestClient) -> None:
+    """Check names each broken rule and the models it is marked on."""
     placements = json.loads((EXAMPLE.with_suffix(".result.json")).read_text())["placements"]
     ok = client.post(
         "/api/check", json={"name": NAME, "document": _document(), "placements": placements}
@@ -221,12 +234,14 @@ def test_check_marks_each_broken_rule_on_its_model(client: TestClient) -> None:
 
 
 def test_check_without_placements_takes_the_unit_as_unmoved(client: TestClient) -> None:
+    """Check with nothing placed judges the unit where it stands, and says so."""
     body = client.post("/api/check", json={"name": NAME, "document": _document()}).json()
     assert body["unmoved"] == ["A1", "A2", "A3", "A4", "A5"]
     assert body["summary"].startswith("Taken as unmoved (no placement given): A1, A2, A3, A4, A5")
 
 
 def test_result_file_opens_and_a_bad_one_is_refused(client: TestClient) -> None:
+    """A result file opens; a malformed one is refused with its key path."""
     text = EXAMPLE.with_suffix(".result.json").read_text()
     body = client.post("/api/result", json={"name": "r.result.json", "text": text}).json()
     assert len(body["result"]["placements"]) == 5
@@ -236,6 +251,7 @@ def test_result_file_opens_and_a_bad_one_is_refused(client: TestClient) -> None:
 
 
 def test_requests_past_the_size_limit_are_refused(client: TestClient) -> None:
+    """Requests over 1 MB and scenarios over 300 models are refused with the limit."""
     big = "#" * (documents.MAX_REQUEST_BYTES + 1)
     reply = client.post("/api/load", json={"name": NAME, "text": big})
     assert reply.status_code == 413
@@ -253,11 +269,13 @@ def test_requests_past_the_size_limit_are_refused(client: TestClient) -> None:
 
 
 def test_other_host_names_are_refused() -> None:
+    """A request naming another host (DNS rebinding) is refused."""
     client = TestClient(create_app(), base_url="http://attacker.example")
     assert client.get("/api/start").status_code == 400
 
 
 def test_page_and_its_files_are_served(client: TestClient) -> None:
+    """The page and its script and style are served from the package."""
     page = client.get("/")
     assert page.status_code == 200
     assert '<svg id="board"' in page.text
@@ -266,6 +284,7 @@ def test_page_and_its_files_are_served(client: TestClient) -> None:
 
 
 def test_picture_is_the_svg_the_cli_draws(client: TestClient) -> None:
+    """Save picture returns the `--svg` drawing of the board."""
     reply = client.post("/api/picture", json={"name": NAME, "document": _document()})
     assert reply.status_code == 200
     assert reply.headers["content-type"].startswith("image/svg+xml")
@@ -273,6 +292,7 @@ def test_picture_is_the_svg_the_cli_draws(client: TestClient) -> None:
 
 
 def test_missing_web_extra_is_one_clear_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the web extra, serve says what to install, in one line."""
     from chargeopt.models import ChargeoptError
     from chargeopt.solver.interface.web import server
 
@@ -283,6 +303,7 @@ def test_missing_web_extra_is_one_clear_message(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_the_command_line_does_not_import_the_web_stack() -> None:
+    """Importing the command line does not load Starlette or uvicorn."""
     code = (
         "import sys, chargeopt.solver.interface.cli;"
         "print(sorted(m for m in ('starlette', 'uvicorn') if m in sys.modules))"
@@ -292,6 +313,7 @@ def test_the_command_line_does_not_import_the_web_stack() -> None:
 
 
 def test_a_rank_and_file_block_is_drawn_solved_and_checked(client: TestClient) -> None:
+    """A t9a-2022 block is a piece of its own; its charge solves and checks."""
     path = REPO_ROOT / "benchmarks" / "rank-and-file-v1" / "f2-front-seed-wheel.toml"
     loaded = client.post("/api/load", json={"name": path.name, "text": path.read_text()}).json()
     view = loaded["view"]
@@ -310,6 +332,7 @@ def test_a_rank_and_file_block_is_drawn_solved_and_checked(client: TestClient) -
 
 
 def test_serve_refuses_standard_input_a_bad_file_and_a_busy_port() -> None:
+    """`chargeopt serve` refuses stdin, a bad file and a busy port with exit code 2."""
     from click.testing import CliRunner
 
     from chargeopt.solver.interface.cli import main

@@ -30,11 +30,13 @@ def _scenario_documents() -> list[Path]:
 
 @pytest.mark.parametrize("path", _scenario_documents(), ids=lambda p: p.name)
 def test_every_benchmark_scenario_reads_back_the_same(path: Path) -> None:
+    """Every benchmark scenario written as TOML reads back the same."""
     data = read_document(path)
     assert tomllib.loads(toml_text(data)) == data
 
 
 def test_the_example_is_written_as_the_example_is() -> None:
+    """The example is written in the example file's own layout."""
     text = toml_text(
         read_document(REPO_ROOT / "benchmarks/layouts/examples/marines-charge-open.toml")
     )
@@ -44,6 +46,7 @@ def test_the_example_is_written_as_the_example_is() -> None:
 
 
 def test_quoted_keys_hulls_and_nulls() -> None:
+    """Keys needing quotes, hull tables and JSON nulls are written correctly."""
     data = {
         "name": 'a "quoted"\nname',
         "weird key": 1,
