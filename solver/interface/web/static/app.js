@@ -263,10 +263,15 @@ function nextModelId(unit, doc) {
   for (let n = 1; ; n++) if (!used.has(`${unit.id}${n}`)) return `${unit.id}${n}`;
 }
 
-async function addModel() {
+function selectedModel() {
   const sel = state.selected;
-  if (!sel || state.view.kind === "blocks") return showError(["select a model of the unit first"]);
-  const piece = pieceById(sel.id);
+  const piece = sel && state.view.kind !== "blocks" ? pieceById(sel.id) : null;
+  return piece && piece.unit ? piece : null;
+}
+
+async function addModel() {
+  const piece = selectedModel();
+  if (!piece) return showError(["select a model of the unit first"]);
   const before = JSON.stringify(state.doc);
   const unit = state.doc.units[piece.path[1]];
   const copy = { ...docEntry(piece), id: nextModelId(unit, state.doc) };
@@ -276,9 +281,8 @@ async function addModel() {
 }
 
 async function removeModel() {
-  const sel = state.selected;
-  if (!sel || state.view.kind === "blocks") return showError(["select a model first"]);
-  const piece = pieceById(sel.id);
+  const piece = selectedModel();
+  if (!piece) return showError(["select a model first"]);
   const before = JSON.stringify(state.doc);
   state.doc.units[piece.path[1]].models.splice(piece.path[3], 1);
   state.selected = null;
