@@ -107,7 +107,7 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
     w, h = scenario.board.width * SCALE, scenario.board.height * SCALE
     ends = {b["unit"]: b for b in (result.blocks if result else ())}
     body = [f'<rect class="board" x="0" y="0" width="{w:.1f}" height="{h:.1f}"/>']
-    body.append(block_terrain_layer(scenario))
+    body += [_poly(Polygon(t.path), "impassable", t.id) for t in scenario.terrain]
     target_pose = BlockPose.of(scenario.target)
     for corner in target_pose.corners:
         body.append(_line(*arc_line(target_pose, corner, ARC_LINE_IN), "arc"))
