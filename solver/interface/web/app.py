@@ -37,7 +37,11 @@ def create_app(
     `time_limit_s`, and requests naming another host than `hosts` (plus loopback) are refused
     (a web page elsewhere cannot reach the server through a name it controls)."""
     solver = Solver()
-    opening: dict[str, Any] = {"time_limit_s": time_limit_s}
+    opening: dict[str, Any] = {
+        "time_limit_s": time_limit_s,
+        "max_models": documents.MAX_MODELS,
+        "max_request_bytes": documents.MAX_REQUEST_BYTES,
+    }
     if start_file is not None:
         text = Path(start_file).read_text(encoding="utf-8-sig")
         opening.update(file=Path(start_file).name, text=text)

@@ -731,6 +731,20 @@ function wire() {
     }
   });
   $("board").addEventListener("wheel", wheelZoom, { passive: false });
+  const view = $("table-view");
+  view.addEventListener("dragover", (e) => e.preventDefault());
+  view.addEventListener("drop", (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer.files[0];
+    if (file) file.text().then((text) => openScenarioText(file.name, text));
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select, textarea")) return;
+    if ((e.key === "Delete" || e.key === "Backspace") && state.selected && !state.selected.end) {
+      e.preventDefault();
+      removeModel();
+    }
+  });
   $("zoom-board").addEventListener("click", () => setZoom(null));
   $("zoom-move").addEventListener("click", closeUp);
 }
@@ -740,6 +754,8 @@ async function start() {
   const reply = await call("GET", "/api/start");
   if (!reply.ok) return showError(reply.data.error);
   state.timeLimit = reply.data.time_limit_s;
+  const mb = reply.data.max_request_bytes / 1e6;
+  $("limits").textContent = `This server takes scenarios of up to ${reply.data.max_models} models (${mb} MB a request) and solves for at most ${state.timeLimit} s.`;
   $("time-limit").value = state.timeLimit;
   $("time-limit").max = state.timeLimit;
   if (reply.data.file) await openScenarioText(reply.data.file, reply.data.text);

@@ -81,7 +81,13 @@ def test_start_file_is_served_to_the_page() -> None:
     """The SCENARIO given to `chargeopt serve` is what the page opens first."""
     client = TestClient(create_app(str(EXAMPLE), time_limit_s=5.0))
     body = client.get("/api/start").json()
-    assert body == {"file": NAME, "text": EXAMPLE.read_text(), "time_limit_s": 5.0}
+    assert body == {
+        "file": NAME,
+        "text": EXAMPLE.read_text(),
+        "time_limit_s": 5.0,
+        "max_models": 300,
+        "max_request_bytes": 1_000_000,
+    }
 
 
 def test_model_off_the_board_is_refused_with_the_cli_message(

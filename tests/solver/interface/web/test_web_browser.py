@@ -92,6 +92,7 @@ def test_open_solve_and_see_the_answer(page: sync_api.Page) -> None:
     assert page.locator("#answer-layer .end.contact").count() == 3
     assert page.locator("#answer-layer .end.engaged").count() == 2
     assert "Why no more" in page.inner_text("#summary")
+    sync_api.expect(page.locator("#limits")).to_contain_text("up to 300 models (1 MB a request)")
     page.click("#zoom-move")
     page.screenshot(path=str(artifacts() / "serve-solved.png"))
 
@@ -136,14 +137,14 @@ def test_check_marks_a_model_placed_too_far(page: sync_api.Page) -> None:
 
 
 def test_add_remove_and_turn_models(page: sync_api.Page) -> None:
-    """Models are added and removed; an oval turns by 15 degrees."""
+    """Models are added and removed (the Delete key); an oval turns by 15 degrees."""
     pieces = page.locator("#start-layer .piece")
     page.click("#clear-answer")
     page.locator("#start-layer .piece[data-id='A1']").click()
     page.click("#add-model")
     sync_api.expect(pieces).to_have_count(9)
     sync_api.expect(page.locator("#selected")).to_have_text("A6")
-    page.click("#remove-model")
+    page.keyboard.press("Delete")
     sync_api.expect(pieces).to_have_count(8)
     page.set_input_files("#open-scenario", str(OVALS))
     sync_api.expect(page.locator("#file-name")).to_have_text(OVALS.name)
