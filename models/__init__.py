@@ -16,6 +16,7 @@ from .loading import (
     document_name,
     load_result,
     load_scenario,
+    parse_document,
     read_document,
     validate_document,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "load_scenario",
     "mm_to_in",
     "parse_base",
+    "parse_document",
     "rank_and_file_schema",
     "read_document",
     "resolve_ruleset",

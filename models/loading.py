@@ -49,6 +49,16 @@ def read_document(path: str | Path) -> dict[str, Any]:
     return _read(path).data
 
 
+def parse_document(text: str, name: str) -> dict[str, Any]:
+    """Parse a document given as text (a file sent to `chargeopt serve`), TOML or JSON as the
+    extension of `name` says; refusals name it as `name`."""
+    suffix = Path(name).suffix.lower()
+    if suffix not in (".toml", ".json"):
+        what = f"a {suffix} file" if suffix else "a file without an extension"
+        raise ScenarioError(name, [("", f"cannot read {what}", _FILE_KINDS)])
+    return _parse(text, name, "json" if suffix == ".json" else "toml").data
+
+
 def validate_document(
     model: type[T], data: dict[str, Any], file: str, syntax: Syntax | None = None
 ) -> T:

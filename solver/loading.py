@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from chargeopt.models import RankAndFileScenario, Scenario, document_name
+from chargeopt.models import (
+    RankAndFileScenario,
+    Scenario,
+    document_name,
+    is_rank_and_file,
+    validate_document,
+)
 from chargeopt.models import load_scenario as load_scenario_document
 
 
@@ -12,13 +19,24 @@ def load_checked_scenario(path: str | Path) -> Scenario | RankAndFileScenario:
     """Read and validate a scenario file (`-`: standard input), then refuse models off the
     board, overlapping, or inside walls at the start; raise ScenarioError naming the file and
     key path."""
-    scenario = load_scenario_document(path)
+    return _with_legal_start(load_scenario_document(path), document_name(path))
+
+
+def checked_scenario(data: dict[str, Any], name: str) -> Scenario | RankAndFileScenario:
+    """The same checks on a document already parsed (the web page's board), named `name`."""
+    model = RankAndFileScenario if is_rank_and_file(data.get("ruleset")) else Scenario
+    return _with_legal_start(validate_document(model, data, name), name)
+
+
+def _with_legal_start(
+    scenario: Scenario | RankAndFileScenario, name: str
+) -> Scenario | RankAndFileScenario:
     if isinstance(scenario, RankAndFileScenario):
         from chargeopt.geometry.rank_and_file.start import check_block_layout
 
-        check_block_layout(scenario, document_name(path))
+        check_block_layout(scenario, name)
         return scenario
     from chargeopt.geometry.start_layout import check_start_layout
 
-    check_start_layout(scenario, document_name(path))
+    check_start_layout(scenario, name)
     return scenario

@@ -58,6 +58,26 @@ def _block(block: Block, pose: BlockPose, css: str) -> list[str]:
     return parts
 
 
+def block_terrain_layer(scenario: RankAndFileScenario) -> str:
+    """The impassable terrain as SVG elements (pixels), as the picture draws it."""
+    return "\n".join(_poly(Polygon(t.path), "impassable", t.id) for t in scenario.terrain)
+
+
+def block_outline(block: Block) -> tuple[str, str]:
+    """SVG path data of a block's model bases and of its front, with the front-left corner at
+    the origin and facing 0 (pixels), for a page that places and turns it."""
+    pose = BlockPose(block.width_in, block.depth_in, 0.0, 0.0, 0.0)
+    bases = " ".join(
+        "M " + " L ".join(f"{_p(x)},{_p(y)}" for x, y in list(base.exterior.coords)[:-1]) + " Z"
+        for _, _, _, base in model_bases(block, pose)
+    )
+    front = pose.facing_segment("front")
+    return (
+        bases,
+        f"M {_p(front.start[0])},{_p(front.start[1])} L {_p(front.end[0])},{_p(front.end[1])}",
+    )
+
+
 def _trail(start: BlockPose, path: list[dict], end: BlockPose) -> str:
     """The centre of the front along the Snaking Forward Move (wheels drawn as arcs), then the
     Align Move's jump to where the block is put down, as one arrowed polyline."""

@@ -55,9 +55,13 @@ class Outcome:
 
 
 def solve_bounded(
-    scenario: Scenario, options: SolveOptions, on_stage: StageHook | None = None
+    scenario: Scenario,
+    options: SolveOptions,
+    on_stage: StageHook | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Outcome:
-    """Solve within `options.time_limit_s` plus `GRACE_S`, whatever the solver's stages do."""
+    """Solve within `options.time_limit_s` plus `GRACE_S`, whatever the solver's stages do.
+    `cancelled`, asked every `POLL_S`, stops the solve like Ctrl-C when it returns True."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return _in_process(scenario, options, on_stage)
     context = multiprocessing.get_context("fork")
@@ -74,6 +78,8 @@ def solve_bounded(
             left = deadline - time.monotonic()
             if left <= 0:
                 return _cut(scenario, best, "time limit", stage, started, options.time_limit_s)
+            if cancelled is not None and cancelled():
+                return _cut(scenario, best, "cancelled", stage, started, options.time_limit_s)
             if not receiver.poll(min(left, POLL_S)):
                 continue
             try:

@@ -432,6 +432,47 @@ def _roll_to_check(
     return roll
 
 
+@main.command()
+@click.argument("scenario_file", metavar="[SCENARIO]", required=False)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="The port to listen on (0: any free port).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on; anything but loopback lets other machines in.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.1),
+    default=20.0,
+    show_default=True,
+    help="Seconds at most for each solve asked from the page.",
+)
+def serve(scenario_file: str | None, port: int, host: str, time_limit: float) -> None:
+    """Open a board in the browser: drag models, choose the move, solve it or check it.
+
+    Starts a local web server and prints its URL (needs `pip install 'chargeopt[web]'`).
+    SCENARIO, if given, opens on the page. One solve runs at a time; requests over 1 MB or
+    scenarios over 300 models are refused.
+    """
+    if scenario_file == STDIN:
+        raise ScenarioError(
+            document_name(STDIN),
+            [("", "chargeopt serve opens a file, not standard input", "give the file's path")],
+        )
+    if scenario_file is not None:
+        load_checked_scenario(scenario_file)
+    from chargeopt.solver.interface.web.server import serve as run_server
+
+    run_server(scenario_file, host, port, time_limit, click.echo)
+
+
 main.add_command(bench)
 
 if __name__ == "__main__":

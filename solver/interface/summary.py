@@ -205,10 +205,13 @@ def close_model_line(p: Placement) -> str:
 
 
 def cut_short_line(by: str | None, stage: str | None, seconds: float, limit_s: float) -> str:
-    """Why a solve stopped before its end, in a line: the time limit or Ctrl-C, and where."""
+    """Why a solve stopped before its end, in a line: the time limit, Ctrl-C or a cancel on
+    the web page, and where."""
     where = f" during {stage}" if stage else ""
     if by == "interrupted":
         return f"Interrupted after {seconds:.1f} s{where}"
+    if by == "cancelled":
+        return f"Cancelled after {seconds:.1f} s{where}"
     return f"Time limit of {limit_s:g} s reached{where}"
 
 

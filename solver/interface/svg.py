@@ -21,9 +21,12 @@ from shapely.geometry.base import BaseGeometry
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.models import (
     ActionKind,
+    HullBase,
+    OvalBase,
     Placement,
     RankAndFileScenario,
     Result,
+    RoundBase,
     Scenario,
     Status,
     TerrainKind,
@@ -159,6 +162,16 @@ def _terrain(battlefield: Battlefield) -> list[str]:
             c = piece.shape.representative_point()
             out.append(_label(c.x, c.y, f'floor {piece.height:g}"', "terrain-label", 2.0))
     return out
+
+
+def terrain_layer(scenario: Scenario) -> str:
+    """The terrain as SVG elements (pixels, SCALE to the inch), as `--svg` draws it."""
+    return "\n".join(_terrain(Battlefield.from_scenario(scenario)))
+
+
+def base_outline(base: RoundBase | OvalBase | HullBase) -> str:
+    """SVG path data of a base's outline around its centre, facing 0 (pixels)."""
+    return _path_data(Footprint(base, 0.0, 0.0).polygon)
 
 
 def _drawn_placements(result: Result | None) -> dict[str, Placement]:
@@ -475,4 +488,4 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
     return "\n".join(out) + "\n"
 
 
-__all__ = ["caption_lines", "render_svg"]
+__all__ = ["SCALE", "STYLE", "base_outline", "caption_lines", "render_svg", "terrain_layer"]

@@ -1,0 +1,211 @@
+"""The web server's routes: the page and its static files, and the JSON endpoints it calls.
+
+Every refused input answers 422 with {"error": [lines]}, the lines `chargeopt` prints; a
+request past the size limit 413, a second solve while one runs 409, a bug 500 with one line.
+Never a traceback."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from chargeopt.models import ChargeoptError, ScenarioError
+from chargeopt.solver.interface.web import documents
+from chargeopt.solver.interface.web.solving import Busy, Solver, internal_error_line
+
+STATIC = Path(str(files("chargeopt.solver.interface.web") / "static"))
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+Handler = Callable[[dict[str, Any]], Any]
+
+
+def create_app(
+    start_file: str | None = None, time_limit_s: float = 20.0, hosts: tuple[str, ...] = ()
+) -> Starlette:
+    """The application: `start_file` opens on the page, every solve is bounded by
+    `time_limit_s`, and requests naming another host than `hosts` (plus loopback) are refused
+    (a web page elsewhere cannot reach the server through a name it controls)."""
+    solver = Solver()
+    opening: dict[str, Any] = {
+        "time_limit_s": time_limit_s,
+        "max_models": documents.MAX_MODELS,
+        "max_request_bytes": documents.MAX_REQUEST_BYTES,
+    }
+    if start_file is not None:
+        text = Path(start_file).read_text(encoding="utf-8-sig")
+        opening.update(file=Path(start_file).name, text=text)
+
+    def start(_: dict[str, Any]) -> dict[str, Any]:
+        return opening
+
+    def load(payload: dict[str, Any]) -> dict[str, Any]:
+        name = documents.file_name(payload.get("name"))
+        data, scenario = documents.parse_scenario(_text(payload), name)
+        return _board(data, scenario, name)
+
+    def board(payload: dict[str, Any]) -> dict[str, Any]:
+        name, data = _document(payload)
+        return _board(data, documents.board_from(data, name), name)
+
+    def save(payload: dict[str, Any]) -> dict[str, Any]:
+        name, data = _document(payload)
+        documents.board_from(data, name)
+        syntax = "json" if payload.get("format") == "json" else "toml"
+        file = f"{Path(name).stem}.{syntax}"
+        return {"file": file, "text": documents.scenario_text(data, syntax)}
+
+    def open_result(payload: dict[str, Any]) -> dict[str, Any]:
+        name = documents.file_name(payload.get("name"))
+        result = documents.parse_result(_text(payload), name)
+        return {"file": name, "result": result.model_dump(mode="json")}
+
+    def check(payload: dict[str, Any]) -> dict[str, Any]:
+        from chargeopt.solver.interface.web.judging import judge
+
+        name, data = _document(payload)
+        return judge(documents.board_from(data, name), payload, name)
+
+    def solve(payload: dict[str, Any]) -> dict[str, Any]:
+        from chargeopt.solver.options import SolveOptions
+
+        name, data = _document(payload)
+        scenario = documents.board_from(data, name)
+        limit = _seconds(payload.get("time_limit"), time_limit_s)
+        options = SolveOptions(time_limit_s=limit, roll_table=bool(payload.get("roll_table", 1)))
+        return solver.start(scenario, options, name).progress()
+
+    def progress(_: dict[str, Any]) -> dict[str, Any]:
+        return solver.job.progress() if solver.job is not None else {"state": "idle"}
+
+    def cancel(_: dict[str, Any]) -> dict[str, Any]:
+        solver.cancel()
+        return progress({})
+
+    def picture(payload: dict[str, Any]) -> Response:
+        from chargeopt.models import Result
+        from chargeopt.solver.interface.svg import render_svg
+
+        name, data = _document(payload)
+        scenario = documents.board_from(data, name)
+        result = payload.get("result")
+        answer = Result.model_validate(result) if isinstance(result, dict) else None
+        return Response(render_svg(scenario, answer), media_type="image/svg+xml")
+
+    routes = [
+        Route("/", _index),
+        Route("/api/start", _endpoint(start), methods=["GET"]),
+        Route("/api/load", _endpoint(load), methods=["POST"]),
+        Route("/api/board", _endpoint(board), methods=["POST"]),
+        Route("/api/save", _endpoint(save), methods=["POST"]),
+        Route("/api/result", _endpoint(open_result), methods=["POST"]),
+        Route("/api/check", _endpoint(check), methods=["POST"]),
+        Route("/api/solve", _endpoint(solve), methods=["POST"]),
+        Route("/api/solve", _endpoint(progress), methods=["GET"]),
+        Route("/api/solve/cancel", _endpoint(cancel), methods=["POST"]),
+        Route("/api/picture", _endpoint(picture), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    allowed = [*LOOPBACK_NAMES, "testserver", *hosts]
+    middleware = [] if "*" in hosts else [Middleware(TrustedHostMiddleware, allowed_hosts=allowed)]
+    app = Starlette(routes=routes, middleware=middleware)
+    app.state.solver = solver
+    return app
+
+
+async def _index(_: Request) -> Response:
+    return FileResponse(STATIC / "index.html")
+
+
+def _endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """A JSON endpoint: the body read within the size limit, the handler run off the event
+    loop, every failure turned into a JSON error in the command line's words."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            payload = await _payload(request)
+            answer = await run_in_threadpool(handler, payload)
+        except documents.TooLarge as exc:
+            return JSONResponse({"error": [str(exc)]}, status_code=413)
+        except Busy as exc:
+            return JSONResponse({"error": [str(exc)]}, status_code=409)
+        except ChargeoptError as exc:
+            return JSONResponse({"error": documents.error_lines(exc)}, status_code=422)
+        except Exception as exc:
+            return JSONResponse({"error": [internal_error_line(exc)]}, status_code=500)
+        return answer if isinstance(answer, Response) else JSONResponse(answer)
+
+    return endpoint
+
+
+async def _payload(request: Request) -> dict[str, Any]:
+    """The request's JSON object, refused past MAX_REQUEST_BYTES before it is all read. Only
+    JSON is taken: a page elsewhere cannot send it to this server without the browser asking
+    first, and the server never says yes."""
+    if request.method == "GET":
+        return {}
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise ChargeoptError("send the request as JSON (Content-Type: application/json)")
+    limit = documents.MAX_REQUEST_BYTES
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise documents.TooLarge(_too_large(int(declared)))
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise documents.TooLarge(_too_large(len(body)))
+    try:
+        payload = json.loads(body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ChargeoptError("the request is not JSON") from None
+    if not isinstance(payload, dict):
+        raise ChargeoptError("the request is not a JSON object")
+    return payload
+
+
+def _too_large(size: int) -> str:
+    return (
+        f"the request is {size:,} bytes; chargeopt serve accepts up to "
+        f"{documents.MAX_REQUEST_BYTES:,} bytes (and {documents.MAX_MODELS} models)"
+    )
+
+
+def _text(payload: dict[str, Any]) -> str:
+    text = payload.get("text")
+    if not isinstance(text, str):
+        raise ChargeoptError("the request carries no file text")
+    return text
+
+
+def _document(payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    name = documents.file_name(payload.get("name"))
+    data = payload.get("document")
+    if not isinstance(data, dict):
+        raise ScenarioError(name, [("", "the board is not a scenario document", "")])
+    return name, data
+
+
+def _seconds(asked: object, limit_s: float) -> float:
+    """The page's time limit for a solve, within (0.1 s, the server's limit]."""
+    try:
+        value = float(asked) if asked is not None else limit_s
+    except (TypeError, ValueError):
+        value = limit_s
+    return min(max(value, 0.1), limit_s) if value == value else limit_s
+
+
+def _board(data: dict[str, Any], scenario: Any, name: str) -> dict[str, Any]:
+    from chargeopt.solver.interface.web.view import board_view
+
+    return {"file": name, "document": data, "view": board_view(scenario)}

@@ -1,0 +1,54 @@
+"""Starting the web server: the web stack imported only here (so `chargeopt --help` stays light),
+a clear message when the `web` extra is missing, loopback unless a host is given."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Callable
+
+from chargeopt.models import ChargeoptError
+
+MISSING_EXTRA = (
+    "chargeopt serve needs the web extra (Starlette and uvicorn): pip install 'chargeopt[web]'"
+)
+
+
+def serve(
+    start_file: str | None,
+    host: str,
+    port: int,
+    time_limit_s: float,
+    announce: Callable[[str], None],
+) -> None:
+    """Serve the page on host:port until Ctrl-C; `announce` is told the URL to open."""
+    try:
+        import uvicorn
+
+        from chargeopt.solver.interface.web.app import create_app
+    except ImportError:
+        raise ChargeoptError(MISSING_EXTRA) from None
+    listening = _listen(host, port)
+    port = listening.getsockname()[1]
+    loopback = host in ("127.0.0.1", "localhost", "::1")
+    app = create_app(start_file, time_limit_s, hosts=(host,) if loopback else ("*",))
+    shown = f"[{host}]" if ":" in host else host
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    announce(f"chargeopt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
+    sys.stdout.flush()
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port (0: any free port), or a one-line refusal."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except (OSError, OverflowError) as exc:
+        listening.close()
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise ChargeoptError(f"cannot listen on {host}:{port} ({reason})") from None
+    listening.listen(64)
+    return listening

@@ -1,0 +1,766 @@
+// chargeopt serve: the board page. Plain JavaScript, no build step. The server checks every
+// board (the same checks as the command line) and solves; this file draws and edits.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const MARGIN = 26;
+const POLL_MS = 250;
+const TURN_STEP = 15;
+
+const state = {
+  file: "board.toml",
+  doc: null, // the scenario document, as the file holds it
+  view: null, // what the server says to draw for `doc`
+  placed: null, // piece id -> {x, y, facing, contact, engaged, fights} at the end of the move
+  result: null, // the solver's result document, or an opened one
+  resultText: null,
+  byHand: false,
+  marks: {}, // piece id -> messages of broken rules
+  selected: null, // {id, end}
+  zoom: null, // the part of the board shown, {x, y, w, h} in pixels; null: all of it
+  solving: false,
+  timeLimit: 20,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function round(value, places) {
+  const f = 10 ** places;
+  return Math.round(value * f) / f;
+}
+
+function normalFacing(deg) {
+  let f = ((deg % 360) + 360) % 360;
+  if (f > 180) f -= 360;
+  return round(f, 2);
+}
+
+// ---------------------------------------------------------------- talking to the server
+
+async function call(method, url, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (err) {
+    return { ok: false, status: 0, data: { error: [`the server cannot be reached (${err})`] } };
+  }
+  const kind = response.headers.get("content-type") || "";
+  const data = kind.includes("json") ? await response.json() : await response.text();
+  return { ok: response.ok, status: response.status, data };
+}
+
+function showError(lines) {
+  $("message").textContent = (lines || []).map((l) => `error: ${l}`).join("\n");
+}
+
+function clearError() {
+  $("message").textContent = "";
+}
+
+function boardRequest(extra = {}) {
+  return { name: state.file, document: state.doc, ...extra };
+}
+
+// ---------------------------------------------------------------- opening and saving
+
+async function openScenarioText(name, text) {
+  if (state.solving) return showError(["a solve is running: wait for it or cancel it"]);
+  const reply = await call("POST", "/api/load", { name, text });
+  if (!reply.ok) return showError(reply.data.error);
+  clearError();
+  state.file = reply.data.file;
+  state.doc = reply.data.document;
+  state.view = reply.data.view;
+  state.zoom = null;
+  clearAnswer();
+  fillMoveForm();
+  draw();
+  $("board-name").textContent = state.view.name;
+  $("file-name").textContent = state.file;
+  $("status").textContent = `Opened ${state.file}`;
+}
+
+async function openResultText(name, text) {
+  if (!state.doc) return showError(["open a scenario first, then its result"]);
+  const reply = await call("POST", "/api/result", { name, text });
+  if (!reply.ok) return showError(reply.data.error);
+  clearError();
+  showAnswer(reply.data.result, null, `Opened ${reply.data.file}: press Check to judge it`);
+}
+
+function readFile(input, then) {
+  const file = input.files[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.onload = () => then(file.name, String(reader.result));
+  reader.readAsText(file);
+  input.value = "";
+}
+
+function download(name, text, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+async function saveScenario(format) {
+  if (!state.doc) return;
+  const reply = await call("POST", "/api/save", boardRequest({ format }));
+  if (!reply.ok) return showError(reply.data.error);
+  download(reply.data.file, reply.data.text, "text/plain");
+}
+
+function saveResult() {
+  const stem = state.file.replace(/\.(toml|json)$/i, "");
+  if (state.resultText && !state.byHand) {
+    return download(`${stem}.result.json`, state.resultText, "application/json");
+  }
+  if (!state.placed) return showError(["nothing to save: solve, or place by hand first"]);
+  const doc = placedDocument();
+  download(`${stem}.result.json`, JSON.stringify(doc, null, 2) + "\n", "application/json");
+}
+
+async function savePicture() {
+  if (!state.doc) return;
+  const reply = await call("POST", "/api/picture", boardRequest({ result: state.byHand ? null : state.result }));
+  if (!reply.ok) return showError(reply.data.error);
+  download(state.file.replace(/\.(toml|json)$/i, "") + ".svg", reply.data, "image/svg+xml");
+}
+
+// ---------------------------------------------------------------- the move form
+
+function fillMoveForm() {
+  const view = state.view;
+  const action = state.doc.action || {};
+  const kind = $("action-kind");
+  kind.replaceChildren(...view.moves.map((m) => new Option(m, m)));
+  kind.value = action.kind || view.moves[0];
+  const unit = $("action-unit");
+  unit.replaceChildren(...view.units.map((u) => new Option(`${u.id} (${u.owner})`, u.id)));
+  const acting = action.unit || (action.units || [])[0];
+  unit.value = acting;
+  unit.disabled = Boolean(action.units);
+  const actingOwner = (view.units.find((u) => u.id === acting) || {}).owner;
+  const targets = $("action-targets");
+  targets.replaceChildren();
+  for (const u of view.units.filter((u) => u.owner !== actingOwner)) {
+    const label = document.createElement("label");
+    label.className = "target";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = u.id;
+    box.checked = (action.targets || []).includes(u.id);
+    box.addEventListener("change", () => editAction());
+    label.append(box, ` ${u.id}`);
+    targets.appendChild(label);
+  }
+  $("action-roll").value = action.roll ?? "";
+  $("action-charged").checked = Boolean(action.charged);
+  $("charged-row").hidden = view.kind === "blocks";
+  $("targets-row").hidden = (action.kind || "charge") !== "charge";
+}
+
+async function editAction() {
+  const before = JSON.stringify(state.doc);
+  const action = { ...state.doc.action };
+  action.kind = $("action-kind").value;
+  if (!state.doc.action.units) action.unit = $("action-unit").value;
+  const targets = [...document.querySelectorAll("#action-targets input:checked")].map((b) => b.value);
+  if (action.kind === "charge") action.targets = targets;
+  else delete action.targets;
+  const roll = $("action-roll").value.trim();
+  if (roll === "") delete action.roll;
+  else action.roll = Number(roll);
+  if (state.view.kind !== "blocks") {
+    if ($("action-charged").checked) action.charged = true;
+    else delete action.charged;
+  }
+  state.doc.action = action;
+  await commitBoard(before);
+}
+
+// ---------------------------------------------------------------- editing the board
+
+function pieceById(id) {
+  return state.view.pieces.find((p) => p.id === id);
+}
+
+function docEntry(piece) {
+  let node = state.doc;
+  for (const step of piece.path) node = node[step];
+  return node;
+}
+
+async function commitBoard(before) {
+  if (state.solving) {
+    state.doc = JSON.parse(before);
+    showError(["a solve is running: wait for it or cancel it"]);
+    fillMoveForm();
+    draw();
+    return false;
+  }
+  const reply = await call("POST", "/api/board", boardRequest());
+  if (!reply.ok) {
+    state.doc = JSON.parse(before);
+    showError(reply.data.error);
+    draw();
+    return false;
+  }
+  clearError();
+  state.doc = reply.data.document;
+  state.view = reply.data.view;
+  if (state.result || state.placed) {
+    clearAnswer();
+    $("status").textContent = "The board changed: solve again";
+  }
+  fillMoveForm();
+  draw();
+  return true;
+}
+
+function movePiecesInDoc(ids, dx, dy) {
+  for (const id of ids) {
+    const entry = docEntry(pieceById(id));
+    entry.x = round(entry.x + dx, 3);
+    entry.y = round(entry.y + dy, 3);
+  }
+}
+
+async function turnSelected(step) {
+  const sel = state.selected;
+  if (!sel) return;
+  const piece = pieceById(sel.id);
+  if (!piece || !piece.turns) return showError([`${sel.id} is round: turning changes nothing`]);
+  if (sel.end) {
+    const p = state.placed[sel.id];
+    p.facing = normalFacing((p.facing ?? piece.facing) + step);
+    handPlaced();
+    return draw();
+  }
+  const before = JSON.stringify(state.doc);
+  const entry = docEntry(piece);
+  entry.facing = normalFacing((entry.facing || 0) + step);
+  await commitBoard(before);
+}
+
+function nextModelId(unit, doc) {
+  const used = new Set(doc.units.flatMap((u) => (u.models || []).map((m) => m.id)));
+  for (let n = 1; ; n++) if (!used.has(`${unit.id}${n}`)) return `${unit.id}${n}`;
+}
+
+function selectedModel() {
+  const sel = state.selected;
+  const piece = sel && state.view.kind !== "blocks" ? pieceById(sel.id) : null;
+  return piece && piece.unit ? piece : null;
+}
+
+async function addModel() {
+  const piece = selectedModel();
+  if (!piece) return showError(["select a model of the unit first"]);
+  const before = JSON.stringify(state.doc);
+  const unit = state.doc.units[piece.path[1]];
+  const copy = { ...docEntry(piece), id: nextModelId(unit, state.doc) };
+  copy.x = round(copy.x + piece.size / state.view.scale + 0.25, 3);
+  unit.models.push(copy);
+  if (await commitBoard(before)) select(copy.id, false);
+}
+
+async function removeModel() {
+  const piece = selectedModel();
+  if (!piece) return showError(["select a model first"]);
+  const before = JSON.stringify(state.doc);
+  state.doc.units[piece.path[1]].models.splice(piece.path[3], 1);
+  state.selected = null;
+  await commitBoard(before);
+}
+
+function select(id, end) {
+  state.selected = id ? { id, end } : null;
+  $("selected").textContent = id ? `${id}${end ? " (end position)" : ""}` : "none";
+  for (const g of document.querySelectorAll("#board .piece")) {
+    const on = g.dataset.id === id && (g.dataset.end === "1") === Boolean(end);
+    g.classList.toggle("selected", on);
+  }
+}
+
+// ---------------------------------------------------------------- answers
+
+function clearAnswer() {
+  state.placed = null;
+  state.result = null;
+  state.resultText = null;
+  state.byHand = false;
+  state.marks = {};
+  $("summary").textContent = "";
+  $("check-output").textContent = "";
+}
+
+function showAnswer(result, summary, status) {
+  state.result = result;
+  state.byHand = false;
+  state.marks = {};
+  state.placed = {};
+  for (const p of result.placements || []) state.placed[p.model] = { ...p };
+  for (const b of result.blocks || []) {
+    if (["charges", "rotates"].includes(b.outcome) && b.x !== undefined) state.placed[b.unit] = { ...b };
+  }
+  for (const v of result.violations || []) mark(v);
+  $("status").textContent = status;
+  $("summary").textContent = summary || "";
+  $("check-output").textContent = "";
+  draw();
+}
+
+function handPlaced() {
+  if (!state.byHand) {
+    state.byHand = true;
+    $("status").textContent = "Placed by hand: press Check to judge it";
+  }
+  state.marks = {};
+  for (const p of Object.values(state.placed)) {
+    p.contact = [];
+    p.engaged = [];
+    p.fights = [];
+  }
+}
+
+function placeByHand() {
+  if (!state.doc) return;
+  const acting = state.view.units.filter((u) => u.acting).map((u) => u.id);
+  state.placed = state.placed || {};
+  for (const piece of state.view.pieces.filter((p) => acting.includes(p.unit))) {
+    if (!state.placed[piece.id]) {
+      state.placed[piece.id] = { x: piece.x, y: piece.y, facing: piece.facing, unit: piece.unit };
+    }
+  }
+  handPlaced();
+  draw();
+}
+
+function placedDocument() {
+  if (state.view.kind === "blocks") {
+    const blocks = (state.result ? state.result.blocks || [] : []).map((b) => {
+      const p = state.placed[b.unit];
+      return p ? { ...b, x: p.x, y: p.y, facing: p.facing } : b;
+    });
+    return { blocks };
+  }
+  const placements = Object.entries(state.placed).map(([model, p]) => {
+    const out = { model, x: round(p.x, 3), y: round(p.y, 3) };
+    if (p.facing !== undefined && p.facing !== null) out.facing = p.facing;
+    return out;
+  });
+  return { placements };
+}
+
+function mark(violation) {
+  for (const id of violation.models || []) {
+    (state.marks[id] = state.marks[id] || []).push(`[${violation.kind}] ${violation.message}`);
+  }
+}
+
+async function check() {
+  if (!state.doc) return;
+  const reply = await call("POST", "/api/check", boardRequest(state.placed ? placedDocument() : {}));
+  if (!reply.ok) return showError(reply.data.error);
+  clearError();
+  state.marks = {};
+  for (const v of reply.data.violations) mark(v);
+  $("check-output").textContent = reply.data.summary;
+  $("status").textContent = reply.data.ok ? "Check: legal" : `Check: ${reply.data.violations.length} broken rule(s)`;
+  draw();
+}
+
+// ---------------------------------------------------------------- solving
+
+async function solve() {
+  if (!state.doc || state.solving) return;
+  state.solving = true;
+  setSolving(true);
+  const limit = Number($("time-limit").value) || state.timeLimit;
+  const reply = await call("POST", "/api/solve", boardRequest({ time_limit: limit }));
+  if (!reply.ok) {
+    setSolving(false);
+    return showError(reply.data.error);
+  }
+  clearError();
+  $("status").textContent = "Solving…";
+  poll();
+}
+
+async function poll() {
+  const reply = await call("GET", "/api/solve");
+  const job = reply.data;
+  if (reply.ok && job.state === "running") {
+    $("progress-bar").value = Math.min(1, job.seconds / job.limit_s);
+    const stage = job.stage ? `: ${job.stage}` : "";
+    $("progress-text").textContent = `${job.seconds.toFixed(1)} s of ${job.limit_s} s${stage}${job.cancelling ? " (cancelling)" : ""}`;
+    setTimeout(poll, POLL_MS);
+    return;
+  }
+  setSolving(false);
+  if (!reply.ok || job.state !== "done") {
+    $("status").textContent = "Not solved";
+    return showError(job.error || [`unexpected answer from the server (${reply.status})`]);
+  }
+  if (!job.result) {
+    clearAnswer();
+    $("status").textContent = job.cut_short || "No answer";
+    draw();
+    return;
+  }
+  state.resultText = job.result_text;
+  const headline = job.summary.split("\n")[0];
+  showAnswer(job.result, job.summary, headline);
+  state.resultText = job.result_text;
+}
+
+function setSolving(on) {
+  state.solving = on;
+  $("solve").disabled = on;
+  $("cancel").disabled = !on;
+  $("progress").hidden = !on;
+  if (on) {
+    $("progress-bar").value = 0;
+    $("progress-text").textContent = "starting";
+  }
+}
+
+async function cancel() {
+  await call("POST", "/api/solve/cancel", {});
+}
+
+// ---------------------------------------------------------------- drawing
+
+function draw() {
+  const svg = $("board");
+  svg.replaceChildren();
+  if (!state.view) return;
+  const view = state.view;
+  const s = view.scale;
+  const w = view.board.width * s;
+  const h = view.board.height * s;
+  const box = state.zoom || { x: -MARGIN, y: -MARGIN, w: w + 2 * MARGIN, h: h + 2 * MARGIN };
+  svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.w} ${box.h}`);
+  el("style", {}, svg).textContent = view.style + PAGE_STYLE;
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
+    markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M0,0 L10,5 L0,10 Z", fill: "#173a60" }, marker);
+  const table = el("g", { id: "table" }, svg);
+  el("rect", { class: "board", x: 0, y: 0, width: w, height: h }, table);
+  for (let i = 1; i < view.board.width; i++) {
+    el("line", { class: i % 6 ? "grid" : "grid6", x1: i * s, y1: 0, x2: i * s, y2: h }, table);
+  }
+  for (let j = 1; j < view.board.height; j++) {
+    el("line", { class: j % 6 ? "grid" : "grid6", x1: 0, y1: j * s, x2: w, y2: j * s }, table);
+  }
+  for (let i = 0; i <= view.board.width; i += 6) {
+    el("text", { class: "tick", x: i * s, y: -6, "text-anchor": "middle" }, table).textContent = `${i}"`;
+  }
+  for (let j = 0; j <= view.board.height; j += 6) {
+    el("text", { class: "tick", x: -5, y: j * s, dy: "0.35em", "text-anchor": "end" }, table).textContent = `${j}"`;
+  }
+  const terrain = el("g", { id: "terrain" }, table);
+  terrain.innerHTML = view.terrain_svg;
+
+  const placed = state.placed || {};
+  const touched = new Set(Object.values(placed).flatMap((p) => p.contact || []));
+  const starts = el("g", { id: "start-layer" }, svg);
+  for (const piece of view.pieces) {
+    const moved = placed[piece.id] !== undefined;
+    const extra = moved ? " start" : touched.has(piece.id) ? " contact" : "";
+    drawPiece(starts, piece, piece, `${piece.owner}${extra}`, false);
+  }
+  const answer = el("g", { id: "answer-layer" }, svg);
+  for (const piece of view.pieces) {
+    const p = placed[piece.id];
+    if (!p) continue;
+    const dx = (p.x - piece.x) * s;
+    const dy = (p.y - piece.y) * s;
+    const length = Math.hypot(dx, dy);
+    const r = piece.radius || piece.size / 2;
+    if (length < 2 * r + 2) continue;
+    const ux = dx / length;
+    const uy = dy / length;
+    const line = el("line", { class: "move", x1: piece.x * s + ux * r, y1: piece.y * s + uy * r,
+      x2: p.x * s - ux * r, y2: p.y * s - uy * r, "marker-end": "url(#arrow)" }, answer);
+    el("title", {}, line).textContent = `${piece.id} moves ${(p.moved ?? 0).toFixed(2)}"`;
+  }
+  for (const piece of view.pieces) {
+    const p = placed[piece.id];
+    if (!p) continue;
+    const ring = (p.contact || []).length ? " contact" : ((p.engaged || []).length || (p.fights || []).length) ? " engaged" : "";
+    const at = { x: p.x, y: p.y, facing: p.facing ?? piece.facing };
+    drawPiece(answer, piece, at, `${piece.owner} end${ring}`, true);
+  }
+  drawHandles(svg);
+  if (state.selected) select(state.selected.id, state.selected.end);
+}
+
+const PAGE_STYLE = `
+.piece{cursor:grab}
+.piece.selected .base{stroke:#ff7f00;stroke-width:2.5}
+.broken{stroke:#d0008a !important;stroke-width:4 !important;stroke-dasharray:none !important}
+.handle{fill:#fff;stroke:#173a60;stroke-width:1.5;cursor:move}
+.handle-label{font-size:9px;fill:#173a60;pointer-events:none}
+.objective{fill:#f4e04d;fill-opacity:.5;stroke:#8a7a10;stroke-width:1.5;stroke-dasharray:4 2}
+.front{stroke:#ffcc00;stroke-width:3}
+.end.front{stroke-width:3}
+text,.move{pointer-events:none}
+`;
+
+function drawPiece(layer, piece, at, classes, end) {
+  const s = state.view.scale;
+  const g = el("g", { class: "piece", transform: `translate(${at.x * s},${at.y * s}) rotate(${at.facing || 0})` }, layer);
+  g.dataset.id = piece.id;
+  g.dataset.end = end ? "1" : "0";
+  const marks = state.marks[piece.id];
+  const markedHere = marks && (end || !(state.placed && state.placed[piece.id]));
+  const cls = `base ${classes}${markedHere ? " broken" : ""}`;
+  const shape = piece.radius
+    ? el("circle", { class: cls, cx: 0, cy: 0, r: piece.radius }, g)
+    : el("path", { class: cls, d: piece.outline }, g);
+  if (piece.front) el("path", { class: "front", d: piece.front }, g);
+  const who = piece.unit ? `${piece.unit}, ${piece.owner}` : "objective marker";
+  const tip = [`${piece.id} (${who})${end ? ", end position" : ""}`];
+  if (markedHere) tip.push(...marks);
+  el("title", {}, shape).textContent = tip.join("\n");
+  const font = Math.max(6, Math.min(10, piece.size * 0.42));
+  const [lx, ly] = piece.label_at || [0, 0];
+  const css = piece.owner === "objective" ? "terrain-label" : end || !classes.includes("start") ? "label" : "start-label";
+  const label = el("text", { class: css,
+    x: 0, y: 0, dy: "0.35em", style: `font-size:${font}px`,
+    transform: `translate(${lx},${ly}) rotate(${-(at.facing || 0)})` }, g);
+  label.textContent = piece.id;
+  g.addEventListener("pointerdown", (e) => startDrag(e, piece.id, end, [piece.id]));
+  g.addEventListener("wheel", (e) => {
+    if (!e.shiftKey) return;
+    e.preventDefault();
+    select(piece.id, end);
+    turnSelected(e.deltaY > 0 ? 5 : -5);
+  });
+}
+
+function drawHandles(svg) {
+  if (state.view.kind === "blocks") return;
+  const s = state.view.scale;
+  const layer = el("g", { id: "handles" }, svg);
+  for (const unit of state.view.units) {
+    const pieces = state.view.pieces.filter((p) => p.unit === unit.id);
+    if (pieces.length < 2) continue;
+    const top = Math.min(...pieces.map((p) => p.y * s - (p.radius || p.size / 2)));
+    const cx = pieces.reduce((a, p) => a + p.x, 0) / pieces.length * s;
+    const g = el("g", { class: "unit-handle", transform: `translate(${cx},${top - 12})` }, layer);
+    g.dataset.unit = unit.id;
+    el("rect", { class: "handle", x: -6, y: -6, width: 12, height: 12 }, g);
+    el("text", { class: "handle-label", x: 9, y: 3 }, g).textContent = unit.id;
+    el("title", {}, g).textContent = `drag to move unit ${unit.id}`;
+    g.addEventListener("pointerdown", (e) => startDrag(e, null, false, pieces.map((p) => p.id), g));
+  }
+}
+
+// ---------------------------------------------------------------- zoom
+
+function fullBox() {
+  const s = state.view.scale;
+  const w = state.view.board.width * s;
+  const h = state.view.board.height * s;
+  return { x: -MARGIN, y: -MARGIN, w: w + 2 * MARGIN, h: h + 2 * MARGIN };
+}
+
+function setZoom(box) {
+  const full = fullBox();
+  if (!box || box.w >= full.w) {
+    state.zoom = null;
+  } else {
+    const ratio = full.h / full.w;
+    const w = Math.max(box.w, box.h / ratio, 4 * state.view.scale);
+    const h = w * ratio;
+    const cx = box.x + box.w / 2;
+    const cy = box.y + box.h / 2;
+    state.zoom = { x: cx - w / 2, y: cy - h / 2, w, h };
+  }
+  $("board").setAttribute("viewBox", Object.values(state.zoom || full).join(" "));
+}
+
+function closeUp() {
+  if (!state.view) return;
+  const s = state.view.scale;
+  const units = state.view.units.filter((u) => u.acting || u.target).map((u) => u.id);
+  const spots = [];
+  for (const p of state.view.pieces.filter((p) => units.includes(p.unit))) {
+    const r = (p.radius || p.size) / s + 3;
+    spots.push([p.x - r, p.y - r], [p.x + r, p.y + r]);
+    const end = (state.placed || {})[p.id];
+    if (end) spots.push([end.x - r, end.y - r], [end.x + r, end.y + r]);
+  }
+  if (!spots.length) return;
+  const xs = spots.map((p) => p[0] * s);
+  const ys = spots.map((p) => p[1] * s);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  setZoom({ x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y });
+}
+
+function wheelZoom(event) {
+  if (!state.view || event.shiftKey) return;
+  event.preventDefault();
+  const at = svgPoint(event);
+  const box = state.zoom || fullBox();
+  const f = event.deltaY > 0 ? 1.25 : 0.8;
+  const w = box.w * f;
+  const h = box.h * f;
+  setZoom({ x: at.x - (at.x - box.x) * f, y: at.y - (at.y - box.y) * f, w, h });
+}
+
+function startPan(event) {
+  if (!state.zoom || event.button !== 0) return;
+  const from = { x: event.clientX, y: event.clientY };
+  const box = { ...state.zoom };
+  const scale = box.w / $("board").getBoundingClientRect().width;
+  const move = (e) => {
+    state.zoom = { ...box, x: box.x - (e.clientX - from.x) * scale, y: box.y - (e.clientY - from.y) * scale };
+    $("board").setAttribute("viewBox", Object.values(state.zoom).join(" "));
+  };
+  const up = () => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+}
+
+// ---------------------------------------------------------------- dragging
+
+function svgPoint(event) {
+  const svg = $("board");
+  const pt = svg.createSVGPoint();
+  pt.x = event.clientX;
+  pt.y = event.clientY;
+  return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+function startDrag(event, id, end, ids, handle = null) {
+  if (event.button !== 0 || state.solving) return;
+  event.preventDefault();
+  event.stopPropagation();
+  if (id) select(id, end);
+  const from = svgPoint(event);
+  const s = state.view.scale;
+  const nodes = [...document.querySelectorAll("#board .piece")].filter(
+    (g) => ids.includes(g.dataset.id) && (g.dataset.end === "1") === end
+  );
+  const moving = handle ? [...nodes, handle] : nodes;
+  const base = moving.map((g) => g.getAttribute("transform"));
+  let dx = 0;
+  let dy = 0;
+  const move = (e) => {
+    const at = svgPoint(e);
+    dx = at.x - from.x;
+    dy = at.y - from.y;
+    moving.forEach((g, i) => g.setAttribute("transform", `translate(${dx},${dy}) ${base[i]}`));
+  };
+  const up = async () => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    if (Math.hypot(dx, dy) < 1) return draw();
+    const dxIn = dx / s;
+    const dyIn = dy / s;
+    if (end) {
+      for (const pid of ids) {
+        const p = state.placed[pid];
+        p.x = round(p.x + dxIn, 3);
+        p.y = round(p.y + dyIn, 3);
+      }
+      handPlaced();
+      return draw();
+    }
+    const before = JSON.stringify(state.doc);
+    movePiecesInDoc(ids, dxIn, dyIn);
+    await commitBoard(before);
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+}
+
+// ---------------------------------------------------------------- start
+
+function wire() {
+  $("open-scenario").addEventListener("change", (e) => readFile(e.target, openScenarioText));
+  $("open-result").addEventListener("change", (e) => readFile(e.target, openResultText));
+  $("save-toml").addEventListener("click", () => saveScenario("toml"));
+  $("save-json").addEventListener("click", () => saveScenario("json"));
+  $("save-result").addEventListener("click", saveResult);
+  $("save-picture").addEventListener("click", savePicture);
+  for (const id of ["action-kind", "action-unit", "action-roll", "action-charged"]) {
+    $(id).addEventListener("change", () => editAction());
+  }
+  $("solve").addEventListener("click", solve);
+  $("cancel").addEventListener("click", cancel);
+  $("check").addEventListener("click", check);
+  $("place-by-hand").addEventListener("click", placeByHand);
+  $("clear-answer").addEventListener("click", () => {
+    clearAnswer();
+    $("status").textContent = "";
+    draw();
+  });
+  $("turn-left").addEventListener("click", () => turnSelected(-TURN_STEP));
+  $("turn-right").addEventListener("click", () => turnSelected(TURN_STEP));
+  $("add-model").addEventListener("click", addModel);
+  $("remove-model").addEventListener("click", removeModel);
+  $("board").addEventListener("pointerdown", (e) => {
+    if (e.target === $("board") || e.target.closest("#table")) {
+      select(null, false);
+      startPan(e);
+    }
+  });
+  $("board").addEventListener("wheel", wheelZoom, { passive: false });
+  const view = $("table-view");
+  view.addEventListener("dragover", (e) => e.preventDefault());
+  view.addEventListener("drop", (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer.files[0];
+    if (file) file.text().then((text) => openScenarioText(file.name, text));
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select, textarea")) return;
+    if ((e.key === "Delete" || e.key === "Backspace") && state.selected && !state.selected.end) {
+      e.preventDefault();
+      removeModel();
+    }
+  });
+  $("zoom-board").addEventListener("click", () => setZoom(null));
+  $("zoom-move").addEventListener("click", closeUp);
+}
+
+async function start() {
+  wire();
+  const reply = await call("GET", "/api/start");
+  if (!reply.ok) return showError(reply.data.error);
+  state.timeLimit = reply.data.time_limit_s;
+  const mb = reply.data.max_request_bytes / 1e6;
+  $("limits").textContent = `This server takes scenarios of up to ${reply.data.max_models} models (${mb} MB a request) and solves for at most ${state.timeLimit} s.`;
+  $("time-limit").value = state.timeLimit;
+  $("time-limit").max = state.timeLimit;
+  if (reply.data.file) await openScenarioText(reply.data.file, reply.data.text);
+  else $("status").textContent = "Open a scenario file to begin";
+  document.body.dataset.ready = "1";
+}
+
+document.addEventListener("DOMContentLoaded", start);
