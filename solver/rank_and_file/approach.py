@@ -219,7 +219,7 @@ def _try(
         return None
     d2, point = hit
     arrival = forward(turned, d2)
-    contact = _contact_on_facing(arrival, facing, point)
+    contact = contact_on_facing(arrival, facing, point)
     if contact is None:
         return None
     for obstacle, outline in rings.obstacles:
@@ -240,7 +240,7 @@ def _try(
     return d2, contact, arrival
 
 
-def _contact_on_facing(
+def contact_on_facing(
     arrival: BlockPose, facing: Segment, point: tuple[float, float]
 ) -> tuple[float, float] | None:
     """The initial contact along the facing, if the arrival's front touches the facing there:

@@ -1,0 +1,209 @@
+"""The one-wheel charge of WHFB 6e and TOW, enumerated: forward d1, one wheel of phi about a
+front corner (the outer corner's travel counted by the ruleset's metric), forward d2 until the
+front first touches the Target Facing, then the free alignment ("closing the door": a turn
+about the contact point until flush). Every path gives one end placement (its slide along the
+facing), so the charge is a choice among the enumerated paths of those that fit the charge move.
+
+Enumerated rather than a CP-SAT model: each (d1, phi) fixes d2, the slide and both counts by
+ray casts, so the choice is a sort, and a path's swept areas (the costly part) are checked
+only for the best candidates, lazily. d1 runs over a grid and phi every `PHI_STEP_DEG` plus
+the flush angle; between grid points where the counts change, d1 is bisected to the
+breakpoint (counts are closed at it), so the reachable slides are followed to 1e-6" per angle.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment, Vec
+from chargeopt.geometry.rank_and_file.moves import (
+    forward,
+    forward_sweep,
+    wheel,
+    wheel_sweep,
+    wheel_travel,
+)
+from chargeopt.geometry.rank_and_file.obstacles import Obstacle, overlaps
+from chargeopt.geometry.rank_and_file.slides import FacingBases, Interval
+from chargeopt.geometry.rank_and_file.translate import travel_until_touch
+from chargeopt.solver.rank_and_file.approach import contact_on_facing, flush_wheel
+
+PHI_STEP_DEG = 1.0
+MAX_WHEEL_DEG = 90.0
+D1_STEP_IN = 0.25
+D1_MAX_STEPS = 24
+BISECT_STEPS = 24
+CLEAR_IN = 0.02
+"""A first forward move stops this short of whatever is straight ahead."""
+EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class WheelCharge:
+    """One path of the family and where closing the door puts the charger."""
+
+    d1_in: float
+    phi_deg: float
+    d2_in: float
+    total_in: float
+    point: Vec
+    """The initial contact point (on the facing) the door closes about."""
+    slide_in: float
+    target_models: int
+    charger_models: int
+    arrival: BlockPose
+
+    @property
+    def moves(self) -> tuple[tuple[str, float], ...]:
+        return (("forward", self.d1_in), ("wheel", self.phi_deg), ("forward", self.d2_in))
+
+    def key(self) -> tuple[int, int, float]:
+        """Most models of both sides, then of the charger, then the least movement."""
+        return (self.target_models + self.charger_models, self.charger_models, -self.total_in)
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the enumeration covers, for the proof."""
+
+    charges: tuple[WheelCharge, ...]
+    tried: int
+    d1_step_in: float
+    d1_max_in: float
+
+
+def enumerate_charges(
+    start: BlockPose,
+    target: BlockPose,
+    facing: Segment,
+    bases: FacingBases,
+    legal: list[Interval],
+    obstacles: list[Obstacle],
+    metric: str,
+    budget_in: float = math.inf,
+) -> Family:
+    """Every path of the family of at most `budget_in` whose door closes onto a legal flush
+    slide (sweeps unchecked: see `path_blocker`)."""
+    ahead = min(
+        straight_room(start, obstacles, target),
+        math.dist(start.front_centre, target.front_centre) + target.depth_in,
+        budget_in,
+    )
+    step = max(D1_STEP_IN, ahead / D1_MAX_STEPS)
+    d1s = [i * step for i in range(int(max(ahead, 0.0) / step) + 1)]
+    n = int(MAX_WHEEL_DEG / PHI_STEP_DEG)
+    flush = flush_wheel(start, facing)
+    phis = sorted({i * PHI_STEP_DEG for i in range(-n, n + 1)} | {round(flush, 9)})
+    phis = [p for p in phis if abs(p) <= MAX_WHEEL_DEG + EPS]
+    ring = target.ring
+    found: list[WheelCharge] = []
+    pairs: list[tuple[WheelCharge, WheelCharge]] = []
+    tried = 0
+    for phi in phis:
+        travel = wheel_travel(start.width_in, phi, metric)
+        row: list[WheelCharge | None] = []
+        for d1 in d1s if phi != 0 else [0.0]:
+            if d1 + travel > budget_in + EPS:
+                break
+            tried += 1
+            row.append(_one(start, d1, phi, ring, facing, bases, legal, metric))
+        pairs += [
+            (a, b)
+            for a, b in zip(row, row[1:], strict=False)
+            if a is not None and b is not None and a.key()[:2] != b.key()[:2]
+        ]
+        found += [c for c in row if c is not None and c.total_in <= budget_in + EPS]
+    best = max((c.key()[:2] for c in found), default=(0, 0))
+    for a, b in pairs:
+        if max(a.key()[:2], b.key()[:2]) >= best and min(a.total_in, b.total_in) <= budget_in:
+            tried += BISECT_STEPS
+            found += [
+                c
+                for c in _bisect(start, a, b, ring, facing, bases, legal, metric)
+                if c.total_in <= budget_in + EPS
+            ]
+    return Family(tuple(found), tried, step, d1s[-1] if d1s else 0.0)
+
+
+def _one(
+    start: BlockPose,
+    d1: float,
+    phi: float,
+    ring: list[Vec],
+    facing: Segment,
+    bases: FacingBases,
+    legal: list[Interval],
+    metric: str,
+) -> WheelCharge | None:
+    turned = wheel(forward(start, d1), phi)
+    hit = travel_until_touch([turned.ring], turned.forward, [ring])
+    if hit is None:
+        return None
+    d2, point = hit
+    arrival = forward(turned, d2)
+    contact = contact_on_facing(arrival, facing, point)
+    if contact is None:
+        return None
+    lo, hi = contact
+    if hi > lo:
+        slide = facing.along(arrival.corners["front-left"])
+        s = (lo + hi) / 2
+    else:
+        s = lo
+        slide = s - arrival.local(facing.point_at(s))[0]
+    if not any(a - EPS <= slide <= b + EPS for a, b in legal):
+        return None
+    t, c = bases.counts(slide)
+    total = d1 + wheel_travel(start.width_in, phi, metric) + d2
+    return WheelCharge(d1, phi, d2, total, facing.point_at(s), slide, t, c, arrival)
+
+
+def _bisect(start, a: WheelCharge, b: WheelCharge, ring, facing, bases, legal, metric):
+    """The placements on either side of the count breakpoint between grid paths a and b."""
+    lo, hi = a, b
+    for _ in range(BISECT_STEPS):
+        mid = _one(start, (lo.d1_in + hi.d1_in) / 2, a.phi_deg, ring, facing, bases, legal, metric)
+        if mid is None:
+            return []
+        if mid.key()[:2] == lo.key()[:2]:
+            lo = mid
+        else:
+            hi = mid
+    return [lo, hi]
+
+
+def straight_room(start: BlockPose, obstacles: list[Obstacle], target: BlockPose) -> float:
+    """How far the block can go straight ahead before touching anything (the target too)."""
+    best = math.inf
+    for shape in [o.shape for o in obstacles] + [target.polygon]:
+        hit = travel_until_touch(start.polygon, start.forward, shape)
+        if hit is not None:
+            best = min(best, hit[0])
+    return max(0.0, best - CLEAR_IN)
+
+
+def path_blocker(
+    start: BlockPose,
+    moves: tuple[tuple[str, float], ...],
+    target: BlockPose,
+    obstacles: list[Obstacle],
+    ends_in_contact: bool = True,
+) -> str | None:
+    """What a path runs into (None: clear): an obstacle its sweeps meet, or the target
+    touched before the last move (at all, unless `ends_in_contact`) or overlapped."""
+    pose = start
+    for n, (kind, amount) in enumerate(moves):
+        if kind == "forward":
+            area, pose = forward_sweep(pose, amount), forward(pose, amount)
+        else:
+            area, pose = wheel_sweep(pose, amount), wheel(pose, amount)
+        if amount == 0 and n < len(moves) - 1:
+            continue
+        for o in obstacles:
+            if o.blocks(area):
+                return o.name
+        last = n == len(moves) - 1 and ends_in_contact
+        if (not last and area.distance(target.polygon) <= EPS) or overlaps(area, target.polygon):
+            return "the target itself"
+    return None
