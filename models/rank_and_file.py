@@ -156,7 +156,7 @@ class RankAndFileScenario(_Frozen):
     name: str = key("A title for people.", example="A charges B", default="")
     ruleset: tuple[str, ...] = key(
         'The rules: "t9a-2022", "whfb-6e" or "tow", optionally with "wheel-chord" (a wheel '
-        "counts the outer corner's straight line, not its arc) or \"wheel-arc\" (the default).",
+        'counts the outer corner\'s straight line, not its arc) or "wheel-arc" (the default).',
         example="t9a-2022",
         min_length=1,
     )
@@ -261,14 +261,14 @@ class RankAndFileScenario(_Frozen):
                 "whfb-6e rolls no dice: the charge move is twice the Move",
                 "remove roll",
             )
-        if self.rules.charge_move == "move-plus-high-d6" and roll is not None:
-            if not movement + 1 <= roll <= movement + 6:
-                raise KeyPathError(
-                    "action.roll",
-                    f"a tow Charge Range is Movement {movement:g} + the higher of 2D6, so "
-                    f"{movement + 1:g} to {movement + 6:g}; got {roll}",
-                    f"give the Movement plus the higher die, e.g. roll = {movement + 4:g}",
-                )
+        high = self.rules.charge_move == "move-plus-high-d6"
+        if high and roll is not None and not movement + 1 <= roll <= movement + 6:
+            raise KeyPathError(
+                "action.roll",
+                f"a tow Charge Range is Movement {movement:g} + the higher of 2D6, so "
+                f"{movement + 1:g} to {movement + 6:g}; got {roll}",
+                f"give the Movement plus the higher die, e.g. roll = {movement + 4:g}",
+            )
 
     @cached_property
     def rules(self) -> RankAndFileRules:

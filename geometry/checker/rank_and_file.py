@@ -1,5 +1,5 @@
-"""The independent judge of a rank-and-file charge (t9a-2022, whfb-6e, tow): from the scenario and the
-result's `blocks` alone (no solver code) it re-measures every rule the ruling claims.
+"""The independent judge of a rank-and-file charge (t9a-2022, whfb-6e, tow): from the scenario
+and the result's `blocks` alone (no solver code) it re-measures every rule the ruling claims.
 
 Rules judged: the Charge Range reaches; the block stays on the board, off impassable terrain,
 overlaps no unit and touches no enemy but its target; its front touches the Target Facing (the

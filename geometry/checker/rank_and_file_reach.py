@@ -10,8 +10,13 @@ import math
 from typing import Any
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose
-from chargeopt.geometry.rank_and_file.moves import forward, forward_sweep, wheel, wheel_sweep
-from chargeopt.geometry.rank_and_file.moves import wheel_travel
+from chargeopt.geometry.rank_and_file.moves import (
+    forward,
+    forward_sweep,
+    wheel,
+    wheel_sweep,
+    wheel_travel,
+)
 from chargeopt.geometry.rank_and_file.obstacles import CHECK_DEPTH_IN, Obstacle
 from chargeopt.models import RankAndFileScenario, Violation
 
@@ -56,7 +61,7 @@ def check_reach(
         out.append(
             _v(
                 "out_of_range",
-                f'{uid}\'s path counts {length:.3f}" ({rules.wheel_metric} wheels), more than its '
+                f"{uid}'s path counts {length:.3f}\" ({rules.wheel_metric} wheels), more than its "
                 f'charge move of {limit_in:g}"',
                 uid,
             )
@@ -88,7 +93,7 @@ def check_failed_move(
         out.append(
             _v(
                 "failed_move_too_long",
-                f'{uid}\'s failed charge moves {length:.3f}" with {wheels} wheels; its Move '
+                f"{uid}'s failed charge moves {length:.3f}\" with {wheels} wheels; its Move "
                 f'is {movement:g}"',
                 uid,
             )
@@ -107,7 +112,8 @@ def check_failed_move(
             if o.blocks(area, CHECK_DEPTH_IN):
                 out.append(_v("illegal_path", f"{uid}'s failed move step {n} meets {o.name}", uid))
         if area.distance(target.polygon) <= 2 * 0.005:
-            out.append(_v("illegal_path", f"{uid}'s failed move touches {target_name(scenario)}", uid))
+            what = f"{uid}'s failed move touches {scenario.target.id}"
+            out.append(_v("illegal_path", what, uid))
     end = (float(entry["x"]), float(entry["y"]))
     if math.dist(end, (pose.x, pose.y)) > POSE_TOL_IN:
         out.append(_v("illegal_path", f"{uid} does not stand where its failed move ends", uid))
@@ -122,10 +128,6 @@ def check_redirect(scenario: RankAndFileScenario, uid: str, new_target: str) -> 
     if unit is None or unit.owner == scenario.unit_by_id[uid].owner:
         return [_v("no_redirect", f"{uid} redirects against {new_target!r}, not an enemy", uid)]
     return []
-
-
-def target_name(scenario: RankAndFileScenario) -> str:
-    return scenario.target.id
 
 
 def _v(kind: str, message: str, unit: str) -> Violation:

@@ -105,7 +105,8 @@ def _least_move(result: Result, block: dict[str, Any]) -> str:
     if result.min_roll is None:
         return "No charge move reaches (the least Move or roll that succeeds does not exist)."
     if "whfb-6e" in result.ruleset:
-        return f"Smallest Move that succeeds: {result.min_roll} (charge move {2 * result.min_roll}\")."
+        move = result.min_roll
+        return f'Smallest Move that succeeds: {move} (charge move {2 * move}").'
     chance = block.get("chance_fraction", "0")
     return (
         f"Smallest Charge Range that succeeds: {result.min_roll} (Movement + the higher of 2D6: "

@@ -13,6 +13,7 @@ breakpoint (counts are closed at it), so the reachable slides are followed to 1e
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -110,7 +111,7 @@ def enumerate_charges(
             row.append(_one(start, d1, phi, ring, facing, bases, legal, metric))
         pairs += [
             (a, b)
-            for a, b in zip(row, row[1:], strict=False)
+            for a, b in itertools.pairwise(row)
             if a is not None and b is not None and a.key()[:2] != b.key()[:2]
         ]
         found += [c for c in row if c is not None and c.total_in <= budget_in + EPS]

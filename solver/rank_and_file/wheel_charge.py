@@ -72,7 +72,8 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
             Approach(moves, (0.0, 0.0), end), plan.charger.width_in, rules.wheel_metric
         )
         ruling.moved_in = _moved(moves, plan.charger.width_in, rules.wheel_metric)
-        why += f'; {plan.charger.id} makes its normal Move of {movement:g}" towards {plan.target.id}'
+        why += f'; {plan.charger.id} makes its normal Move of {movement:g}" towards '
+        why += plan.target.id
     ruling.wheel_metric = rules.wheel_metric
     result = charge_result(
         scenario, [ruling], Status.INFEASIBLE, why, started, roll, plan.family.tried
@@ -108,7 +109,7 @@ def _why_failed(scenario: RankAndFileScenario, plan: WheelPlan, reach_in: float)
         return f"{target} fled out of reach: the charge fails"
     family = plan.family
     scope = (
-        f"forward 0 to {family.d1_max_in:.2f}\" (every {family.d1_step_in:.2f}\", breakpoints "
+        f'forward 0 to {family.d1_max_in:.2f}" (every {family.d1_step_in:.2f}", breakpoints '
         "bisected), one wheel every 1 degree and the flush angle, forward into contact"
     )
     shortest = plan.shortest()
@@ -174,7 +175,7 @@ def _charged(
     proven = plan.bound is not None and (both, charge.charger_models) >= plan.bound
     family = plan.family
     scope = (
-        f"paths: forward 0 to {family.d1_max_in:.2f}\" every {family.d1_step_in:.2f}\" (count "
+        f'paths: forward 0 to {family.d1_max_in:.2f}" every {family.d1_step_in:.2f}" (count '
         "breakpoints bisected), one wheel every 1 degree and the flush angle, forward into "
         "contact, door closed about the contact point"
     )
