@@ -7,15 +7,16 @@ facing), so the charge is a choice among the enumerated paths of those that fit 
 Enumerated rather than a CP-SAT model: each (d1, phi) fixes d2, the slide and both counts by
 ray casts, so the choice is a sort, and a path's swept areas (the costly part) are checked
 only for the best candidates, lazily. d1 runs over a grid and phi every `PHI_STEP_DEG` plus
-the flush angle; between grid points where the counts change, d1 is bisected to the
-breakpoint (counts are closed at it), so the reachable slides are followed to 1e-6" per angle.
+the flush angle, then every `FINE_STEP_DEG` around the best angles; between grid points where
+the counts change, d1 is bisected to the breakpoint (counts are closed at it), so the reachable
+slides are followed to 1e-6" per angle.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment, Vec
 from chargeopt.geometry.rank_and_file.moves import (
@@ -30,7 +31,10 @@ from chargeopt.geometry.rank_and_file.slides import FacingBases, Interval
 from chargeopt.geometry.rank_and_file.translate import travel_until_touch
 from chargeopt.solver.rank_and_file.approach import contact_on_facing, flush_wheel
 
-PHI_STEP_DEG = 1.0
+PHI_STEP_DEG = 2.0
+FINE_STEP_DEG = 0.25
+FINE_STEPS = 7
+"""Around the best coarse angles (and the shortest path's), phi is swept again this finely."""
 MAX_WHEEL_DEG = 90.0
 D1_STEP_IN = 0.25
 D1_MAX_STEPS = 24
@@ -73,6 +77,14 @@ class Family:
     d1_step_in: float
     d1_max_in: float
 
+    def scope(self) -> str:
+        """The paths searched, in words."""
+        return (
+            f'forward 0 to {self.d1_max_in:.2f}" every {self.d1_step_in:.2f}" (count '
+            f"breakpoints bisected), one wheel every {PHI_STEP_DEG:g} degrees ({FINE_STEP_DEG:g} "
+            "near the best) and the flush angle, forward into contact"
+        )
+
 
 def enumerate_charges(
     start: BlockPose,
@@ -94,37 +106,86 @@ def enumerate_charges(
     step = max(D1_STEP_IN, ahead / D1_MAX_STEPS)
     d1s = [i * step for i in range(int(max(ahead, 0.0) / step) + 1)]
     n = int(MAX_WHEEL_DEG / PHI_STEP_DEG)
-    flush = flush_wheel(start, facing)
-    phis = sorted({i * PHI_STEP_DEG for i in range(-n, n + 1)} | {round(flush, 9)})
-    phis = [p for p in phis if abs(p) <= MAX_WHEEL_DEG + EPS]
-    ring = target.ring
-    found: list[WheelCharge] = []
-    pairs: list[tuple[WheelCharge, WheelCharge]] = []
-    tried = 0
-    for phi in phis:
-        travel = wheel_travel(start.width_in, phi, metric)
-        row: list[WheelCharge | None] = []
-        for d1 in d1s if phi != 0 else [0.0]:
-            if d1 + travel > budget_in + EPS:
-                break
-            tried += 1
-            row.append(_one(start, d1, phi, ring, facing, bases, legal, metric))
-        pairs += [
-            (a, b)
-            for a, b in itertools.pairwise(row)
-            if a is not None and b is not None and a.key()[:2] != b.key()[:2]
-        ]
-        found += [c for c in row if c is not None and c.total_in <= budget_in + EPS]
-    best = max((c.key()[:2] for c in found), default=(0, 0))
-    for a, b in pairs:
-        if max(a.key()[:2], b.key()[:2]) >= best and min(a.total_in, b.total_in) <= budget_in:
-            tried += BISECT_STEPS
-            found += [
-                c
-                for c in _bisect(start, a, b, ring, facing, bases, legal, metric)
-                if c.total_in <= budget_in + EPS
+    flush = round(flush_wheel(start, facing), 9)
+    grid = Grid(start, target.ring, facing, bases, legal, metric, budget_in, d1s)
+    grid.sweep(sorted({i * PHI_STEP_DEG for i in range(-n, n + 1)} | {flush}))
+    picks = set()
+    if grid.found:
+        picks.add(max(grid.found, key=WheelCharge.key).phi_deg)
+        picks.add(min(grid.found, key=lambda c: c.total_in).phi_deg)
+    fine = {
+        round(p + k * FINE_STEP_DEG, 9)
+        for p in picks
+        for k in range(-FINE_STEPS, FINE_STEPS + 1)
+        if k != 0
+    }
+    grid.sweep(sorted(fine - grid.swept))
+    grid.bisect()
+    return Family(tuple(grid.found), grid.tried, step, d1s[-1] if d1s else 0.0)
+
+
+@dataclass
+class Grid:
+    """The paths swept so far over (phi, d1), and neighbours whose counts differ."""
+
+    start: BlockPose
+    ring: list[Vec]
+    facing: Segment
+    bases: FacingBases
+    legal: list[Interval]
+    metric: str
+    budget_in: float
+    d1s: list[float]
+    found: list[WheelCharge] = field(default_factory=list)
+    pairs: list[tuple[WheelCharge, WheelCharge]] = field(default_factory=list)
+    swept: set[float] = field(default_factory=set)
+    tried: int = 0
+
+    def one(self, d1: float, phi: float) -> WheelCharge | None:
+        return _one(
+            self.start, d1, phi, self.ring, self.facing, self.bases, self.legal, self.metric
+        )
+
+    def sweep(self, phis: list[float]) -> None:
+        for phi in phis:
+            if abs(phi) > MAX_WHEEL_DEG + EPS:
+                continue
+            self.swept.add(phi)
+            travel = wheel_travel(self.start.width_in, phi, self.metric)
+            row: list[WheelCharge | None] = []
+            for d1 in self.d1s if phi != 0 else [0.0]:
+                if d1 + travel > self.budget_in + EPS:
+                    break
+                self.tried += 1
+                row.append(self.one(d1, phi))
+            self.pairs += [
+                (a, b)
+                for a, b in itertools.pairwise(row)
+                if a is not None and b is not None and a.key()[:2] != b.key()[:2]
             ]
-    return Family(tuple(found), tried, step, d1s[-1] if d1s else 0.0)
+            self.found += [c for c in row if c is not None and c.total_in <= self.budget_in + EPS]
+
+    def best(self) -> tuple[int, int]:
+        return max((c.key()[:2] for c in self.found), default=(0, 0))
+
+    def bisect(self) -> None:
+        """Each pair of neighbours straddling the best count, bisected in d1 to the count's
+        breakpoint (counts are closed there)."""
+        best = self.best()
+        for a, b in self.pairs:
+            if max(a.key()[:2], b.key()[:2]) < best or min(a.total_in, b.total_in) > self.budget_in:
+                continue
+            self.tried += BISECT_STEPS
+            lo, hi = a, b
+            for _ in range(BISECT_STEPS):
+                mid = self.one((lo.d1_in + hi.d1_in) / 2, a.phi_deg)
+                if mid is None:
+                    break
+                if mid.key()[:2] == lo.key()[:2]:
+                    lo = mid
+                else:
+                    hi = mid
+            self.found += [c for c in (lo, hi) if c.total_in <= self.budget_in + EPS]
 
 
 def _one(
@@ -158,20 +219,6 @@ def _one(
     t, c = bases.counts(slide)
     total = d1 + wheel_travel(start.width_in, phi, metric) + d2
     return WheelCharge(d1, phi, d2, total, facing.point_at(s), slide, t, c, arrival)
-
-
-def _bisect(start, a: WheelCharge, b: WheelCharge, ring, facing, bases, legal, metric):
-    """The placements on either side of the count breakpoint between grid paths a and b."""
-    lo, hi = a, b
-    for _ in range(BISECT_STEPS):
-        mid = _one(start, (lo.d1_in + hi.d1_in) / 2, a.phi_deg, ring, facing, bases, legal, metric)
-        if mid is None:
-            return []
-        if mid.key()[:2] == lo.key()[:2]:
-            lo = mid
-        else:
-            hi = mid
-    return [lo, hi]
 
 
 def straight_room(start: BlockPose, obstacles: list[Obstacle], target: BlockPose) -> float:

@@ -107,11 +107,7 @@ def _why_failed(scenario: RankAndFileScenario, plan: WheelPlan, reach_in: float)
     target = plan.target.id
     if scenario.action.fled:
         return f"{target} fled out of reach: the charge fails"
-    family = plan.family
-    scope = (
-        f'forward 0 to {family.d1_max_in:.2f}" (every {family.d1_step_in:.2f}", breakpoints '
-        "bisected), one wheel every 1 degree and the flush angle, forward into contact"
-    )
+    scope = plan.family.scope()
     shortest = plan.shortest()
     if shortest is None:
         return (
@@ -174,11 +170,7 @@ def _charged(
     }
     proven = plan.bound is not None and (both, charge.charger_models) >= plan.bound
     family = plan.family
-    scope = (
-        f'paths: forward 0 to {family.d1_max_in:.2f}" every {family.d1_step_in:.2f}" (count '
-        "breakpoints bisected), one wheel every 1 degree and the flush angle, forward into "
-        "contact, door closed about the contact point"
-    )
+    scope = f"paths: {family.scope()}, door closed about the contact point"
     if proven:
         status = Status.OPTIMAL
         proof = (
