@@ -1,4 +1,5 @@
-"""Writes the rank-and-file-v1 suite (T9A 2022 charges of blocks) and its manifest.
+"""Writes the rank-and-file-v1 suite (T9A 2022 charges of blocks) and rank-and-file-wheel-v1
+(WHFB 6e and TOW one-wheel charges, issue 30), each with its manifest.
 
 Run `python benchmarks/rank-and-file-v1/generate.py`; a changed layout needs a new suite
 version (the manifest's hashes are checked by `chargeopt bench`). Coordinates: a block's x, y
@@ -244,12 +245,168 @@ def toml_value(v):
     return repr(float(v)) if isinstance(v, float) else str(v)
 
 
-def write() -> None:
-    manifest = ['suite = "rank-and-file-v1"', "version = 1", ""]
-    for name, note, known, contacts, units, terrain, action in layouts():
+def wheel_layouts():
+    """The rank-and-file-wheel-v1 suite: WHFB 6e and TOW one-wheel charges (issue 30)."""
+    c = unit("C", "defender", 30.0, 10.0, 90.0)
+    far_b = unit("B", "defender", 40.0, 40.0, 90.0)
+    rock = [[(18, 11.5), (22, 11.5), (22, 13), (18, 13)]]
+    straddle = dict(files=4, profile={"movement": 4})
+    return [
+        (
+            "w1-6e-head-on",
+            "6e: straight in, no wheel",
+            "optimal",
+            10,
+            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), B],
+            [],
+            {"unit": "A"},
+            "whfb-6e",
+        ),
+        (
+            "w2-6e-wheel-whole-front",
+            "6e: 3 inches off to the side, a wheel brings the whole front",
+            "optimal",
+            10,
+            [unit("A", "attacker", 28.08, 16.0, -90.0, profile={"movement": 4}), B],
+            [],
+            {"unit": "A"},
+            "whfb-6e",
+        ),
+        (
+            "w3-6e-wheel-costs-reach",
+            "6e: Move 3, the wheel would cost the reach: straight in",
+            "open",
+            None,
+            [unit("A", "attacker", 28.08, 16.0, -90.0, profile={"movement": 3}), B],
+            [],
+            {"unit": "A"},
+            "whfb-6e",
+        ),
+        (
+            "w4-6e-arc-too-long",
+            "6e: the whole-front wheel's arc is too long (its chord fits)",
+            "open",
+            None,
+            [
+                unit("A", "attacker", 20.0, 20.0, -90.0, profile={"movement": 6}),
+                unit("B", "defender", 30.0, 20.0, 180.0),
+            ],
+            [],
+            {"unit": "A"},
+            "whfb-6e",
+        ),
+        (
+            "w5-6e-chord-fits",
+            "6e with wheel-chord: the whole-front wheel fits",
+            "optimal",
+            10,
+            [
+                unit("A", "attacker", 20.0, 20.0, -90.0, profile={"movement": 6}),
+                unit("B", "defender", 30.0, 20.0, 180.0),
+            ],
+            [],
+            {"unit": "A"},
+            ["whfb-6e", "wheel-chord"],
+        ),
+        (
+            "w6-6e-past-terrain",
+            "6e: a rock straight ahead, wheel past it",
+            "open",
+            None,
+            [unit("A", "attacker", 21.0, 17.0, -90.0, profile={"movement": 4}), B],
+            rock,
+            {"unit": "A"},
+            "whfb-6e",
+        ),
+        (
+            "w7-6e-straddle",
+            "6e: A straddles B's front-left arc line, most of it in the flank arc",
+            "open",
+            None,
+            [unit("A", "attacker", 31.0, 13.2, 180.0, **straddle), B],
+            [],
+            {"unit": "A"},
+            "whfb-6e",
+        ),
+        (
+            "w8-6e-redirect",
+            "6e: B fled out of reach, the charge is redirected to C",
+            "optimal",
+            10,
+            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), far_b, c],
+            [],
+            {"unit": "A", "fled": True},
+            "whfb-6e",
+        ),
+        (
+            "w9-6e-failed",
+            "6e: 20 inches away with Move 4: the failed charge moves 4",
+            "infeasible",
+            None,
+            [unit("A", "attacker", 25.08, 30.0, -90.0, profile={"movement": 4}), B],
+            [],
+            {"unit": "A"},
+            "whfb-6e",
+        ),
+        (
+            "t1-tow-head-on",
+            "tow: straight in, Charge Range 8",
+            "optimal",
+            10,
+            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), B],
+            [],
+            {"unit": "A", "roll": 8},
+            "tow",
+        ),
+        (
+            "t2-tow-wheel-whole-front",
+            "tow: off to the side, a wheel brings the whole front",
+            "optimal",
+            10,
+            [unit("A", "attacker", 28.08, 16.0, -90.0, profile={"movement": 4}), B],
+            [],
+            {"unit": "A", "roll": 8},
+            "tow",
+        ),
+        (
+            "t3-tow-straddle",
+            "tow: the same straddle, most of the front rank in the front arc",
+            "open",
+            None,
+            [unit("A", "attacker", 31.0, 13.2, 180.0, **straddle), B],
+            [],
+            {"unit": "A", "roll": 9},
+            "tow",
+        ),
+        (
+            "t4-tow-redirect",
+            "tow: B fled, redirected to C",
+            "optimal",
+            10,
+            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), far_b, c],
+            [],
+            {"unit": "A", "fled": True, "roll": 8},
+            "tow",
+        ),
+        (
+            "t5-tow-short",
+            "tow: Charge Range 5 against 6 inches",
+            "infeasible",
+            None,
+            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), B],
+            [],
+            {"unit": "A", "roll": 5},
+            "tow",
+        ),
+    ]
+
+
+def write(folder: Path = HERE, suite: str = "rank-and-file-v1", rows=None) -> None:
+    manifest = [f'suite = "{suite}"', "version = 1", ""]
+    for name, note, known, contacts, units, terrain, action, *ruleset in rows or layouts():
         lines = [
             f'name = "{note}"',
-            'ruleset = "t9a-2022"',
+            f"ruleset = {toml_value(ruleset[0] if ruleset else 't9a-2022')}",
             "board = { width = 48.0, height = 48.0 }",
             "",
         ]
@@ -266,7 +423,7 @@ def write() -> None:
         lines += ["[action]", 'kind = "charge"', 'targets = ["B"]'] + [
             f"{k} = {toml_value(v)}" for k, v in action.items()
         ]
-        path = HERE / f"{name}.toml"
+        path = folder / f"{name}.toml"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         manifest += [
@@ -278,8 +435,11 @@ def write() -> None:
         if contacts is not None:
             manifest.append(f"base_contact = {contacts}")
         manifest += [f'note = "{note}"', ""]
-    (HERE / "suite.toml").write_text("\n".join(manifest), encoding="utf-8")
+    (folder / "suite.toml").write_text("\n".join(manifest), encoding="utf-8")
 
 
 if __name__ == "__main__":
     write()
+    wheel = HERE.parent / "rank-and-file-wheel-v1"
+    wheel.mkdir(exist_ok=True)
+    write(wheel, "rank-and-file-wheel-v1", wheel_layouts())

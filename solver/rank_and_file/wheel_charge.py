@@ -191,6 +191,11 @@ def _charged(
         scenario, [ruling], status, proof, started, roll, family.tried, objective
     )
     if plan.bound is not None:
-        bound = {"models_in_contact_both_sides": plan.bound[0], "models_in_contact": plan.bound[1]}
+        both_bound, charger_bound = plan.bound
+        bound = {
+            "models_in_contact_both_sides": both_bound,
+            "target_models_in_contact": both_bound - charger_bound,
+            "models_in_contact": charger_bound,
+        }
         result = result.model_copy(update={"bound": bound})
     return result
