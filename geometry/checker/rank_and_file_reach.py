@@ -1,14 +1,16 @@
 """The one-wheel charges of WHFB 6e and TOW, judged: the path's length (forward moves plus each
 wheel's outer-corner travel by the ruleset's metric) within the charge move (2 x Move; the
 Charge Range rolled, Movement + 6 at most), at most the wheels the ruleset allows; a failed
-charge's move within the normal Move, clear of everything, touching no enemy, ending where
-its path ends; a redirect only where the ruleset has one, against an enemy."""
+charge's move within the normal Move, clear of everything, touching no other enemy, ending
+where its path ends and not in contact with the target (unless it started so); a redirect
+only where the ruleset has one, against an enemy."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
+from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.geometry.rank_and_file.moves import (
     forward,
@@ -111,9 +113,11 @@ def check_failed_move(
         for o in obstacles:
             if o.blocks(area, CHECK_DEPTH_IN):
                 out.append(_v("illegal_path", f"{uid}'s failed move step {n} meets {o.name}", uid))
-        if area.distance(target.polygon) <= 2 * 0.005:
-            what = f"{uid}'s failed move touches {scenario.target.id}"
-            out.append(_v("illegal_path", what, uid))
+    touching = pose.polygon.distance(target.polygon) <= CONTACT_TOLERANCE_IN
+    if touching and start.polygon.distance(target.polygon) > CONTACT_TOLERANCE_IN:
+        out.append(
+            _v("illegal_path", f"{uid}'s failed move ends touching {scenario.target.id}", uid)
+        )
     end = (float(entry["x"]), float(entry["y"]))
     if math.dist(end, (pose.x, pose.y)) > POSE_TOL_IN:
         out.append(_v("illegal_path", f"{uid} does not stand where its failed move ends", uid))
