@@ -75,7 +75,9 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
             f"{unit} {move}; aligns to {target}'s {facing}: {t} of {target}'s models and {c} of "
             f"{unit}'s in contact{best}."
         )
-        if most and (most[0], most[1]) > (t, c):
+        if most and "charge_move_in" in block and most[0] + most[1] > t + c:
+            lines.append("No sampled path within the charge move reaches the most possible.")
+        elif most and (most[0], most[1]) > (t, c):
             lines.append(
                 "Keeping the initial contact point (the first priority) costs models in contact."
             )

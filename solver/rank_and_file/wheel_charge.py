@@ -9,7 +9,7 @@ import time
 
 from chargeopt.geometry.rank_and_file.moves import wheel_travel
 from chargeopt.geometry.rank_and_file.slides import flush_pose
-from chargeopt.models import RankAndFileScenario, Result, Status
+from chargeopt.models import ChargeoptError, RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.approach import Approach
 from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
@@ -34,8 +34,10 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
     started = time.perf_counter()
     rules = scenario.rules
     roll = options.roll if options.roll is not None else scenario.action.roll
-    if rules.charge_move == "double-move":
-        roll = None
+    if rules.charge_move == "double-move" and roll is not None:
+        raise ChargeoptError(
+            "whfb-6e rolls no dice (the charge move is twice the Move): drop --roll"
+        )
     reach_in = charge_move_of(scenario, roll)
     plan = plan_charge(scenario, roll, reach_in)
     best = None if scenario.action.fled else plan.best_within(reach_in)
@@ -170,26 +172,26 @@ def _charged(
     }
     proven = plan.bound is not None and (both, charge.charger_models) >= plan.bound
     family = plan.family
-    scope = f"paths: {family.scope()}, door closed about the contact point"
     if proven:
         status = Status.OPTIMAL
         proof = (
-            f"{both} models in contact ({charge.charger_models} of {plan.charger.id}) is the most "
-            f"any legal flush placement against {plan.target.id}'s {plan.facing.name} facing "
-            f"allows (its slides' breakpoints, exact); least movement among the {scope}"
+            f"no flush placement on {plan.target.id}'s {plan.facing.name} has more in contact "
+            "(exact over its slides); the least movement is over the sampled paths"
         )
     else:
         status = Status.FEASIBLE
         best_t = plan.bound[0] if plan.bound else 0
         proof = (
-            f"best of the {scope}; a flush placement with {best_t} models in contact exists "
-            "but no sampled path within the charge move reaches it"
+            f"best of the sampled paths; a flush placement with {best_t} models in contact "
+            "exists but none of them reaches it within the charge move"
         )
     if redirected_why:
         proof = f"{redirected_why}; redirected (once) to {plan.target.id}: {proof}"
     result = charge_result(
         scenario, [ruling], status, proof, started, roll, family.tried, objective
     )
+    scope = f"flush slides exact; paths sampled: {family.scope()}, door closed about the contact"
+    result = result.model_copy(update={"stats": {**result.stats, "bound_scope": scope}})
     if plan.bound is not None:
         both_bound, charger_bound = plan.bound
         bound = {
