@@ -249,154 +249,122 @@ def wheel_layouts():
     """The rank-and-file-wheel-v1 suite: WHFB 6e and TOW one-wheel charges (issue 30)."""
     c = unit("C", "defender", 30.0, 10.0, 90.0)
     far_b = unit("B", "defender", 40.0, 40.0, 90.0)
+    side_b = unit("B", "defender", 30.0, 20.0, 180.0)
     rock = [[(18, 11.5), (22, 11.5), (22, 13), (18, 13)]]
-    straddle = dict(files=4, profile={"movement": 4})
+
+    def a(x, y, facing=-90.0, movement=4, **extra):
+        return unit("A", "attacker", x, y, facing, profile={"movement": movement}, **extra)
+
+    def row(name, note, known, contacts, units, terrain=(), ruleset="whfb-6e", **action):
+        return (name, note, known, contacts, units, list(terrain), {"unit": "A", **action}, ruleset)
+
+    straddle = a(31.0, 13.2, 180.0, files=4)
     return [
-        (
-            "w1-6e-head-on",
-            "6e: straight in, no wheel",
-            "optimal",
-            10,
-            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), B],
-            [],
-            {"unit": "A"},
-            "whfb-6e",
-        ),
-        (
+        row("w1-6e-head-on", "6e: straight in, no wheel", "optimal", 10, [a(25.08, 16.0), B]),
+        row(
             "w2-6e-wheel-whole-front",
             "6e: 3 inches off to the side, a wheel brings the whole front",
             "optimal",
             10,
-            [unit("A", "attacker", 28.08, 16.0, -90.0, profile={"movement": 4}), B],
-            [],
-            {"unit": "A"},
-            "whfb-6e",
+            [a(28.08, 16.0), B],
         ),
-        (
+        row(
             "w3-6e-wheel-costs-reach",
             "6e: Move 3, the wheel would cost the reach: straight in",
             "open",
             None,
-            [unit("A", "attacker", 28.08, 16.0, -90.0, profile={"movement": 3}), B],
-            [],
-            {"unit": "A"},
-            "whfb-6e",
+            [a(28.08, 16.0, movement=3), B],
         ),
-        (
+        row(
             "w4-6e-arc-too-long",
             "6e: the whole-front wheel's arc is too long (its chord fits)",
             "open",
             None,
-            [
-                unit("A", "attacker", 20.0, 20.0, -90.0, profile={"movement": 6}),
-                unit("B", "defender", 30.0, 20.0, 180.0),
-            ],
-            [],
-            {"unit": "A"},
-            "whfb-6e",
+            [a(20.0, 20.0, movement=6), side_b],
         ),
-        (
+        row(
             "w5-6e-chord-fits",
             "6e with wheel-chord: the whole-front wheel fits",
             "optimal",
             10,
-            [
-                unit("A", "attacker", 20.0, 20.0, -90.0, profile={"movement": 6}),
-                unit("B", "defender", 30.0, 20.0, 180.0),
-            ],
-            [],
-            {"unit": "A"},
-            ["whfb-6e", "wheel-chord"],
+            [a(20.0, 20.0, movement=6), side_b],
+            ruleset=["whfb-6e", "wheel-chord"],
         ),
-        (
+        row(
             "w6-6e-past-terrain",
             "6e: a rock straight ahead, wheel past it",
             "open",
             None,
-            [unit("A", "attacker", 21.0, 17.0, -90.0, profile={"movement": 4}), B],
+            [a(21.0, 17.0), B],
             rock,
-            {"unit": "A"},
-            "whfb-6e",
         ),
-        (
+        row(
             "w7-6e-straddle",
             "6e: A straddles B's front-left arc line, most of it in the flank arc",
             "open",
             None,
-            [unit("A", "attacker", 31.0, 13.2, 180.0, **straddle), B],
-            [],
-            {"unit": "A"},
-            "whfb-6e",
+            [straddle, B],
         ),
-        (
+        row(
             "w8-6e-redirect",
             "6e: B fled out of reach, the charge is redirected to C",
             "optimal",
             10,
-            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), far_b, c],
-            [],
-            {"unit": "A", "fled": True},
-            "whfb-6e",
+            [a(25.08, 16.0), far_b, c],
+            fled=True,
         ),
-        (
+        row(
             "w9-6e-failed",
             "6e: 20 inches away with Move 4: the failed charge moves 4",
             "infeasible",
             None,
-            [unit("A", "attacker", 25.08, 30.0, -90.0, profile={"movement": 4}), B],
-            [],
-            {"unit": "A"},
-            "whfb-6e",
+            [a(25.08, 30.0), B],
         ),
-        (
+        row(
             "t1-tow-head-on",
             "tow: straight in, Charge Range 8",
             "optimal",
             10,
-            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), B],
-            [],
-            {"unit": "A", "roll": 8},
-            "tow",
+            [a(25.08, 16.0), B],
+            ruleset="tow",
+            roll=8,
         ),
-        (
+        row(
             "t2-tow-wheel-whole-front",
             "tow: off to the side, a wheel brings the whole front",
             "optimal",
             10,
-            [unit("A", "attacker", 28.08, 16.0, -90.0, profile={"movement": 4}), B],
-            [],
-            {"unit": "A", "roll": 8},
-            "tow",
+            [a(28.08, 16.0), B],
+            ruleset="tow",
+            roll=8,
         ),
-        (
+        row(
             "t3-tow-straddle",
             "tow: the same straddle, most of the front rank in the front arc",
             "open",
             None,
-            [unit("A", "attacker", 31.0, 13.2, 180.0, **straddle), B],
-            [],
-            {"unit": "A", "roll": 9},
-            "tow",
+            [straddle, B],
+            ruleset="tow",
+            roll=9,
         ),
-        (
+        row(
             "t4-tow-redirect",
             "tow: B fled, redirected to C",
             "optimal",
             10,
-            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), far_b, c],
-            [],
-            {"unit": "A", "fled": True, "roll": 8},
-            "tow",
+            [a(25.08, 16.0), far_b, c],
+            ruleset="tow",
+            fled=True,
+            roll=8,
         ),
-        (
+        row(
             "t5-tow-short",
             "tow: Charge Range 5 against 6 inches",
             "infeasible",
             None,
-            [unit("A", "attacker", 25.08, 16.0, -90.0, profile={"movement": 4}), B],
-            [],
-            {"unit": "A", "roll": 5},
-            "tow",
+            [a(25.08, 16.0), B],
+            ruleset="tow",
+            roll=5,
         ),
     ]
 

@@ -29,7 +29,7 @@ from chargeopt.geometry.rank_and_file.moves import (
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle, overlaps
 from chargeopt.geometry.rank_and_file.slides import FacingBases, Interval
 from chargeopt.geometry.rank_and_file.translate import travel_until_touch
-from chargeopt.solver.rank_and_file.approach import contact_on_facing, flush_wheel
+from chargeopt.solver.rank_and_file.approach import first_contact, flush_wheel
 
 PHI_STEP_DEG = 2.0
 FINE_STEP_DEG = 0.25
@@ -198,16 +198,10 @@ def _one(
     legal: list[Interval],
     metric: str,
 ) -> WheelCharge | None:
-    turned = wheel(forward(start, d1), phi)
-    hit = travel_until_touch([turned.ring], turned.forward, [ring])
-    if hit is None:
+    met = first_contact(forward(start, d1), phi, ring, facing)
+    if met is None:
         return None
-    d2, point = hit
-    arrival = forward(turned, d2)
-    contact = contact_on_facing(arrival, facing, point)
-    if contact is None:
-        return None
-    lo, hi = contact
+    _, d2, _, (lo, hi), arrival = met
     if hi > lo:
         slide = facing.along(arrival.corners["front-left"])
         s = (lo + hi) / 2

@@ -8,13 +8,15 @@ import math
 from fractions import Fraction
 
 import pytest
+from repo_paths import REPO_ROOT
 from t9a_builders import INCH_25MM, block, table
 
 from chargeopt.geometry.checker.rank_and_file import check_blocks
 from chargeopt.geometry.rank_and_file.moves import wheel_travel
 from chargeopt.models import RankAndFileScenario, ScenarioError, Status
 from chargeopt.models.loading import validate_document
-from chargeopt.solver import solve
+from chargeopt.solver import load_scenario, solve
+from chargeopt.solver.bench.suite import load_suite
 from chargeopt.solver.rank_and_file.odds import chance_of_charge, chance_of_high_d6
 
 B = block("B", "defender", 30.0, 10.0, 90.0)
@@ -199,3 +201,22 @@ def test_bad_input_names_the_key(ruleset, profile, action, problem) -> None:
     with pytest.raises(ScenarioError) as caught:
         validate_document(RankAndFileScenario, _document(ruleset, profile, **action), "t.json")
     assert caught.value.problems[0][:2] == problem
+
+
+def test_the_wheel_suite_is_frozen_and_its_known_answers_hold() -> None:
+    """rank-and-file-wheel-v1: hashes match, every file listed; each layout's status (and the
+    models in contact where an optimum is known) is what the manifest says; all checked."""
+    folder = REPO_ROOT / "benchmarks" / "rank-and-file-wheel-v1"
+    suite = load_suite(folder)
+    assert sorted(lay.file for lay in suite.layouts) == sorted(
+        p.name for p in folder.glob("*.toml") if p.name != "suite.toml"
+    )
+    for lay in suite.layouts:
+        scenario = load_scenario(lay.path)
+        result = solve(scenario)
+        assert not result.violations, lay.file
+        if lay.known == "optimal":
+            assert result.status == Status.OPTIMAL, lay.file
+            assert result.objective["models_in_contact_both_sides"] == lay.base_contact
+        elif lay.known == "infeasible":
+            assert result.status == Status.INFEASIBLE, lay.file
