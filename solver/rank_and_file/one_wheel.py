@@ -9,7 +9,8 @@ ray casts, so the choice is a sort, and a path's swept areas (the costly part) a
 only for the best candidates, lazily. d1 runs over a grid and phi every `PHI_STEP_DEG` plus
 the flush angle, then every `FINE_STEP_DEG` around the best angles; between grid points where
 the counts change, d1 is bisected to the breakpoint (counts are closed at it), so the reachable
-slides are followed to 1e-6" per angle.
+slides are followed closely (to 1/65536 of the grid step) for the few pairs that reach the best
+count with the least movement.
 """
 
 from __future__ import annotations
@@ -37,8 +38,11 @@ FINE_STEPS = 7
 """Around the best coarse angles (and the shortest path's), phi is swept again this finely."""
 MAX_WHEEL_DEG = 90.0
 D1_STEP_IN = 0.25
-D1_MAX_STEPS = 24
-BISECT_STEPS = 24
+D1_MAX_STEPS = 16
+BISECT_STEPS = 16
+BISECT_PAIRS = 8
+"""At most this many neighbour pairs are bisected: those reaching the best count, least
+movement first."""
 CLEAR_IN = 0.02
 """A first forward move stops this short of whatever is straight ahead."""
 EPS = 1e-9
@@ -76,9 +80,13 @@ class Family:
     tried: int
     d1_step_in: float
     d1_max_in: float
+    straight: bool = False
+    """Only the straight charge: it covers just the gap and brings in the most possible."""
 
     def scope(self) -> str:
         """The paths searched, in words."""
+        if self.straight:
+            return "straight ahead, as short as the gap between the units, so no path is shorter"
         return (
             f'forward 0 to {self.d1_max_in:.2f}" every {self.d1_step_in:.2f}" (count '
             f"breakpoints bisected), one wheel every {PHI_STEP_DEG:g} degrees ({FINE_STEP_DEG:g} "
@@ -95,9 +103,22 @@ def enumerate_charges(
     obstacles: list[Obstacle],
     metric: str,
     budget_in: float = math.inf,
+    best_flush: tuple[int, int] | None = None,
 ) -> Family:
     """Every path of the family of at most `budget_in` whose door closes onto a legal flush
-    slide (sweeps unchecked: see `path_blocker`)."""
+    slide (sweeps unchecked: see `path_blocker`); only the straight charge when it covers just
+    the gap between the units and brings in `best_flush` (both sides, charger), the most any
+    flush slide allows: then no path is better on any count."""
+    ring = target.ring
+    gap = start.polygon.distance(target.polygon)
+    straight = _one(start, 0.0, 0.0, ring, facing, bases, legal, metric)
+    if (
+        straight is not None
+        and straight.key()[:2] == best_flush
+        and straight.total_in <= min(gap + EPS, budget_in)
+        and path_blocker(start, straight.moves, target, obstacles) is None
+    ):
+        return Family((straight,), 1, 0.0, 0.0, straight=True)
     ahead = min(
         straight_room(start, obstacles, target),
         math.dist(start.front_centre, target.front_centre) + target.depth_in,
@@ -107,7 +128,7 @@ def enumerate_charges(
     d1s = [i * step for i in range(int(max(ahead, 0.0) / step) + 1)]
     n = int(MAX_WHEEL_DEG / PHI_STEP_DEG)
     flush = round(flush_wheel(start, facing), 9)
-    grid = Grid(start, target.ring, facing, bases, legal, metric, budget_in, d1s)
+    grid = Grid(start, ring, facing, bases, legal, metric, budget_in, d1s)
     grid.sweep(sorted({i * PHI_STEP_DEG for i in range(-n, n + 1)} | {flush}))
     picks = set()
     if grid.found:
@@ -172,9 +193,14 @@ class Grid:
         """Each pair of neighbours straddling the best count, bisected in d1 to the count's
         breakpoint (counts are closed there)."""
         best = self.best()
-        for a, b in self.pairs:
-            if max(a.key()[:2], b.key()[:2]) < best or min(a.total_in, b.total_in) > self.budget_in:
-                continue
+        pairs = [
+            (a, b)
+            for a, b in self.pairs
+            if max(a.key()[:2], b.key()[:2]) >= best
+            and min(a.total_in, b.total_in) <= self.budget_in
+        ]
+        pairs.sort(key=lambda ab: min(ab[0].total_in, ab[1].total_in))
+        for a, b in pairs[:BISECT_PAIRS]:
             self.tried += BISECT_STEPS
             lo, hi = a, b
             for _ in range(BISECT_STEPS):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import time
 
+from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.geometry.rank_and_file.moves import wheel_travel
 from chargeopt.geometry.rank_and_file.slides import flush_pose
 from chargeopt.models import ChargeoptError, RankAndFileScenario, Result, Status
@@ -39,21 +40,25 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
             "whfb-6e rolls no dice (the charge move is twice the Move): drop --roll"
         )
     reach_in = charge_move_of(scenario, roll)
-    plan = plan_charge(scenario, roll, reach_in)
-    best = None if scenario.action.fled else plan.best_within(reach_in)
-    if plan.shortest() is None:
+    fled = scenario.action.fled
+    if fled and rules.redirect:
+        redirect = _redirect(scenario, roll, reach_in)
+        if redirect is not None:
+            why = f"{scenario.target.id} fled out of reach: the charge fails"
+            return _redirected(scenario, redirect, reach_in, roll, started, why)
+    gap = BlockPose.of(scenario.acting_unit).polygon.distance(BlockPose.of(scenario.target).polygon)
+    plan = plan_charge(scenario, roll, reach_in if gap <= reach_in else math.inf)
+    best = None if fled else plan.best_within(reach_in)
+    if plan.shortest() is None and gap <= reach_in:
         plan = plan_charge(scenario, roll)
     _odds(plan, scenario)
     if best is not None:
         return _charged(scenario, plan, best, reach_in, roll, started)
     why = _why_failed(scenario, plan, reach_in)
-    if rules.redirect:
+    if rules.redirect and not fled:
         redirect = _redirect(scenario, roll, reach_in)
         if redirect is not None:
-            other, other_plan, charge = redirect
-            other_plan.ruling.redirected_from = scenario.target.id
-            _odds(other_plan, other)
-            return _charged(other, other_plan, charge, reach_in, roll, started, why)
+            return _redirected(scenario, redirect, reach_in, roll, started, why)
     ruling = plan.ruling
     ruling.outcome = "fails"
     ruling.charge_move_in = reach_in
@@ -109,6 +114,13 @@ def _why_failed(scenario: RankAndFileScenario, plan: WheelPlan, reach_in: float)
     target = plan.target.id
     if scenario.action.fled:
         return f"{target} fled out of reach: the charge fails"
+    gap = plan.start.polygon.distance(plan.target_pose.polygon)
+    if gap > reach_in:
+        return (
+            f'the charge move of {reach_in:g}" is short of the {gap:.3f}" between '
+            f"{plan.charger.id} and {target} (proven: no point of the front moves farther than "
+            "the path counts)"
+        )
     scope = plan.family.scope()
     shortest = plan.shortest()
     if shortest is None:
@@ -122,12 +134,23 @@ def _why_failed(scenario: RankAndFileScenario, plan: WheelPlan, reach_in: float)
     )
 
 
+def _redirected(scenario, redirect, reach_in: float, roll, started: float, why: str) -> Result:
+    """The result of the charge redirected (once) against another unit."""
+    other, plan, charge = redirect
+    plan.ruling.redirected_from = scenario.target.id
+    _odds(plan, other)
+    return _charged(other, plan, charge, reach_in, roll, started, why)
+
+
 def _redirect(scenario: RankAndFileScenario, roll: int | None, reach_in: float):
     """The best charge against another enemy unit in reach: (scenario, plan, path)."""
     side = scenario.acting_unit.owner
     best = None
     for unit in scenario.units:
         if unit.owner == side or unit.id == scenario.target.id:
+            continue
+        start = BlockPose.of(scenario.acting_unit)
+        if start.polygon.distance(BlockPose.of(unit).polygon) > reach_in:
             continue
         other = scenario.retargeted(unit.id)
         plan = plan_charge(other, roll, reach_in)
@@ -176,7 +199,12 @@ def _charged(
         status = Status.OPTIMAL
         proof = (
             f"no flush placement on {plan.target.id}'s {plan.facing.name} has more in contact "
-            "(exact over its slides); the least movement is over the sampled paths"
+            "(exact over its slides); "
+            + (
+                "straight ahead covers just the gap between the units: nothing moves less"
+                if family.straight
+                else "the least movement is over the sampled paths"
+            )
         )
     else:
         status = Status.FEASIBLE

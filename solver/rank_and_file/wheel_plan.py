@@ -76,7 +76,15 @@ def plan_charge(
     counts = [bases.counts(s) for s in candidates_in(legal, bases)]
     bound = max(((t + c, c) for t, c in counts), default=None)
     family = enumerate_charges(
-        start, target_pose, facing, bases, legal, obstacles, scenario.rules.wheel_metric, budget_in
+        start,
+        target_pose,
+        facing,
+        bases,
+        legal,
+        obstacles,
+        scenario.rules.wheel_metric,
+        budget_in,
+        bound,
     )
     return WheelPlan(
         ruling,
