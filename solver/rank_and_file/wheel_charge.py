@@ -85,7 +85,7 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
     result = charge_result(
         scenario, [ruling], Status.INFEASIBLE, why, started, roll, plan.family.tried
     )
-    return result
+    return _with_min_roll_proof(result, plan, scenario)
 
 
 def _moved(moves, width_in: float, metric: str) -> float:
@@ -108,6 +108,19 @@ def _odds(plan: WheelPlan, scenario: RankAndFileScenario) -> None:
         ruling.min_roll = max(math.ceil(need - 1e-6), math.floor(movement) + 1)
     chance = chance_of_charge(kind, movement, need)
     ruling.chance, ruling.chance_fraction = float(chance), str(chance)
+
+
+def _with_min_roll_proof(result: Result, plan: WheelPlan, scenario: RankAndFileScenario) -> Result:
+    """The least Move or roll is proven when the straight charge covers just the gap; in any
+    case no smaller one than the gap's reaches (`stats.min_roll_lower`)."""
+    gap = plan.start.polygon.distance(plan.target_pose.polygon)
+    movement = plan.charger.profile.movement or 0.0
+    if scenario.rules.charge_move == "double-move":
+        lower = max(0, math.ceil(gap / 2 - 1e-6))
+    else:
+        lower = max(math.ceil(gap - 1e-6), math.floor(movement) + 1)
+    stats = {**result.stats, "min_roll_proven": plan.family.straight, "min_roll_lower": lower}
+    return result.model_copy(update={"stats": stats})
 
 
 def _why_failed(scenario: RankAndFileScenario, plan: WheelPlan, reach_in: float) -> str:
@@ -219,6 +232,7 @@ def _charged(
         scenario, [ruling], status, proof, started, roll, family.tried, objective
     )
     scope = f"flush slides exact; paths sampled: {family.scope()}, door closed about the contact"
+    result = _with_min_roll_proof(result, plan, scenario)
     result = result.model_copy(update={"stats": {**result.stats, "bound_scope": scope}})
     if plan.bound is not None:
         both_bound, charger_bound = plan.bound
