@@ -71,8 +71,17 @@ BlockBase = Annotated[RectBase, BeforeValidator(_parse_rect, json_schema_input_t
 
 
 class Profile(_Frozen):
-    """The profile values the charge rules read (The Ninth Age 2022)."""
+    """The profile values the charge rules read (T9A's Charge Speed; WHFB's and TOW's Move)."""
 
+    movement: Finite | None = key(
+        "The unit's Move characteristic (whfb-6e: the charge move is twice it; tow: Movement + "
+        "the higher of 2D6).",
+        example=4.0,
+        unit="in",
+        default=None,
+        ge=0,
+        le=20,
+    )
     charge_speed: Finite = key(
         "The unit's Charge Speed, added to D6+4 for its Charge Range.",
         example=1.0,

@@ -1,4 +1,5 @@
-"""A rank-and-file scenario (ruleset `t9a-2022`): blocks, impassable terrain and a charge.
+"""A rank-and-file scenario (`t9a-2022`, `whfb-6e`, `tow`): blocks, impassable terrain and a
+charge.
 
 Its own document type beside the skirmish `Scenario`: the loader picks it by the ruleset, so
 the 40k keys and messages stay as they are.
@@ -35,6 +36,37 @@ class RankAndFileRules:
     """Boundaries this close count as touching (and no deeper overlap is allowed)."""
     wtc_walls: bool = False
     """Never: lets the solver table's `rule_family` treat both scenario kinds alike."""
+    charge_move: str = "t9a-roll"
+    """How far the charge may go: "t9a-roll" (the rolled Charge Range, unlimited snaking),
+    "double-move" (2 x Move), "move-plus-high-d6" (Move + the higher of 2D6)."""
+    arc_rule: str = "front-centre"
+    """Which arc a charger is in: the one holding its front's centre, "most-of-unit" (the arc
+    holding most of its area) or "front-rank-majority" (most of its front rank's models)."""
+    wheels: int | None = None
+    """Wheels allowed in the charge (None: any, as the snaking move)."""
+    failed_move: bool = False
+    """A failed charge moves the normal Move towards the target."""
+    redirect: bool = False
+    """A failed charge may be redirected once to another enemy unit in reach."""
+
+
+RANK_AND_FILE_RULES: dict[str, dict[str, object]] = {
+    "t9a-2022": {},
+    "whfb-6e": {
+        "charge_move": "double-move",
+        "arc_rule": "most-of-unit",
+        "wheels": 1,
+        "failed_move": True,
+        "redirect": True,
+    },
+    "tow": {
+        "charge_move": "move-plus-high-d6",
+        "arc_rule": "front-rank-majority",
+        "wheels": 1,
+        "redirect": True,
+    },
+}
+"""Each rank-and-file edition as the values it changes from The Ninth Age's (RULES.md)."""
 
 
 def is_rank_and_file(ruleset: object) -> bool:
@@ -63,11 +95,18 @@ class BlockAction(_Frozen):
     )
     targets: tuple[str, ...] = key("The id of the one enemy block charged.", example=["B"])
     roll: int | None = key(
-        "The Charge Range rolled (D6 + 4 + Charge Speed). Without it, the smallest range that "
-        "succeeds and its chance are found.",
+        "The Charge Range rolled (t9a-2022: D6 + 4 + Charge Speed; tow: Movement + the higher "
+        "of 2D6; whfb-6e has none, its charge move is twice the Move). Without it, the "
+        "smallest range that succeeds and its chance are found.",
         example=9,
         unit="in",
         default=None,
+    )
+    fled: bool = key(
+        "The target fled out of reach (whfb-6e, tow): the charge fails and may be redirected "
+        "once to another enemy unit in reach.",
+        example=False,
+        default=False,
     )
     rolls: dict[str, int] = key(
         "A combined charge's Charge Range per charging block.",
@@ -116,8 +155,8 @@ class RankAndFileScenario(_Frozen):
     format: Literal[1] = key("The version of the format (only 1 exists).", example=1, default=1)
     name: str = key("A title for people.", example="A charges B", default="")
     ruleset: tuple[str, ...] = key(
-        'The rules: "t9a-2022", optionally with "wheel-chord" (a wheel counts the outer '
-        "corner's straight line, not its arc).",
+        'The rules: "t9a-2022", "whfb-6e" or "tow", optionally with "wheel-chord" (a wheel '
+        'counts the outer corner\'s straight line, not its arc) or "wheel-arc" (the default).',
         example="t9a-2022",
         min_length=1,
     )
@@ -191,7 +230,45 @@ class RankAndFileScenario(_Frozen):
                 raise KeyPathError(
                     f"action.rolls.{uid}", f"{uid!r} does not charge", "give rolls of chargers"
                 )
+        if self.rules.charge_move != "t9a-roll":
+            self._one_wheel_charge(units)
+        elif self.action.fled:
+            raise KeyPathError(
+                "action.fled", "t9a-2022 has no fled target here", "remove fled or use whfb-6e"
+            )
         return self
+
+    def _one_wheel_charge(self, units: dict[str, Block]) -> None:
+        """whfb-6e and tow: one charger, its Move given, a roll only where the dice roll."""
+        edition = self.rules.edition
+        if len(self.action.chargers) > 1:
+            raise KeyPathError(
+                "action.units", f"{edition} charges are solved one unit at a time", 'unit = "A"'
+            )
+        uid = self.action.chargers[0]
+        index = next(i for i, u in enumerate(self.units) if u.id == uid)
+        movement = units[uid].profile.movement
+        if movement is None:
+            raise KeyPathError(
+                f"units[{index}].profile.movement",
+                f"{edition} needs the charging unit's Move",
+                "add profile = { movement = 4 }",
+            )
+        roll = self.action.roll
+        if self.rules.charge_move == "double-move" and roll is not None:
+            raise KeyPathError(
+                "action.roll",
+                "whfb-6e rolls no dice: the charge move is twice the Move",
+                "remove roll",
+            )
+        high = self.rules.charge_move == "move-plus-high-d6"
+        if high and roll is not None and not movement + 1 <= roll <= movement + 6:
+            raise KeyPathError(
+                "action.roll",
+                f"a tow Charge Range is Movement {movement:g} + the higher of 2D6, so "
+                f"{movement + 1:g} to {movement + 6:g}; got {roll}",
+                f"give the Movement plus the higher die, e.g. roll = {movement + 4:g}",
+            )
 
     @cached_property
     def rules(self) -> RankAndFileRules:
@@ -202,10 +279,20 @@ class RankAndFileScenario(_Frozen):
             raise KeyPathError(
                 "ruleset",
                 f"unsupported ruleset {(unknown or self.ruleset)[0]!r} for rank-and-file blocks",
-                'write ruleset = "t9a-2022" (optionally with "wheel-chord")',
+                'write ruleset = "t9a-2022", "whfb-6e" or "tow" (optionally with "wheel-chord")',
             )
         metric = next((WHEEL_METRICS[i] for i in others), "arc")
-        return RankAndFileRules(ids=self.ruleset, edition=editions[0], wheel_metric=metric)
+        return RankAndFileRules(
+            ids=self.ruleset,
+            edition=editions[0],
+            wheel_metric=metric,
+            **RANK_AND_FILE_RULES[editions[0]],  # type: ignore[arg-type]
+        )
+
+    def retargeted(self, uid: str) -> RankAndFileScenario:
+        """The same table with the charge redirected against unit `uid` (its target not fled)."""
+        action = self.action.model_copy(update={"targets": (uid,), "fled": False})
+        return self.model_copy(update={"action": action})
 
     @cached_property
     def unit_by_id(self) -> dict[str, Block]:

@@ -203,10 +203,10 @@ class Result(_Doc):
         default=(),
     )
     blocks: tuple[dict[str, Any], ...] = key(
-        "Rank-and-file rulesets (t9a-2022): where each block ends, as its front-left corner and "
-        "facing, with the ruling's reasons (arc, Target Facing, path, initial contact, models "
-        "in contact; see solver/rank_and_file/README.md). A hand-written one needs unit, x, y "
-        "and facing.",
+        "Rank-and-file rulesets (t9a-2022, whfb-6e, tow): where each block ends, as its front-left "
+        "corner and facing, with the ruling's reasons (arc, Target Facing, path, initial contact, "
+        "models in contact; see solver/rank_and_file/README.md). A hand-written one needs unit, x, "
+        "y and facing.",
         example=[{"unit": "A", "x": 10.0, "y": 12.0, "facing": 90.0}],
         default=(),
     )

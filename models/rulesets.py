@@ -98,7 +98,7 @@ EDITIONS: dict[str, RuleSet] = {
 }
 MODIFIERS: dict[str, tuple[str, ...]] = {"wtc-walls": ("40k-10e",)}
 KNOWN_RULESETS = (*EDITIONS, *MODIFIERS)
-RANK_AND_FILE_EDITIONS = ("t9a-2022",)
+RANK_AND_FILE_EDITIONS = ("t9a-2022", "whfb-6e", "tow")
 """Rulesets of blocks in ranks and files: a document naming one is read as a
 RankAndFileScenario (models/rank_and_file.py), never resolved here."""
 

@@ -19,7 +19,7 @@ DOCUMENT_DESCRIPTIONS = {
     "(TOML or JSON, coordinates in inches from the board's top-left corner).",
     "Result": "The answer to a scenario, or a hand-written placement to check: only "
     "placements is required.",
-    "RankAndFileScenario": "A rank-and-file table (ruleset t9a-2022): blocks of models in "
+    "RankAndFileScenario": "A rank-and-file table (t9a-2022, whfb-6e, tow): blocks of models in "
     "files and ranks, impassable terrain and one charge, single or combined; the ruleset picks "
     "this document type.",
 }
@@ -52,7 +52,7 @@ def scenario_schema() -> dict[str, Any]:
 
 
 def rank_and_file_schema() -> dict[str, Any]:
-    """JSON Schema of a rank-and-file scenario document (`ruleset = "t9a-2022"`)."""
+    """JSON Schema of a rank-and-file scenario document (t9a-2022, whfb-6e, tow)."""
     schema = RankAndFileScenario.model_json_schema(
         mode="validation", schema_generator=_InWrittenOrder
     )

@@ -23,6 +23,7 @@ from chargeopt.solver.forty_k.heroic_intervention import TENTH_EDITION, solve_he
 from chargeopt.solver.forty_k.pile_in import solve_pile_in
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.charge import solve_t9a_charge
+from chargeopt.solver.rank_and_file.wheel_charge import solve_wheel_charge
 from chargeopt.solver.verify import verified
 from chargeopt.solver.wtc.charge import solve_wtc_charge
 from chargeopt.solver.wtc.close import solve_wtc_consolidate, solve_wtc_pile_in
@@ -44,6 +45,8 @@ SOLVERS: dict[tuple[ActionKind, str], Solver] = {
     (ActionKind.PILE_IN, "wtc-walls"): solve_wtc_pile_in,
     (ActionKind.CONSOLIDATE, "wtc-walls"): solve_wtc_consolidate,
     (ActionKind.CHARGE, "t9a-2022"): solve_t9a_charge,
+    (ActionKind.CHARGE, "whfb-6e"): solve_wheel_charge,
+    (ActionKind.CHARGE, "tow"): solve_wheel_charge,
 }
 """(move kind, rule family) -> its solver: the one table a new rule family adds its rows to.
 The rule family is the ruleset's edition, or the modifier whose moves replace the edition's

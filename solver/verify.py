@@ -12,7 +12,8 @@ def verified(scenario: Scenario | RankAndFileScenario, result: Result) -> Result
     is downgraded to `unknown` so it is never presented as legal."""
     from chargeopt.geometry.checker import check_placement
 
-    if result.action is None or result.status.value not in ("optimal", "feasible"):
+    moved = any(b.get("outcome") == "fails" and b.get("path") for b in result.blocks)
+    if result.action is None or (result.status.value not in ("optimal", "feasible") and not moved):
         return result
     if isinstance(scenario, RankAndFileScenario):
         from chargeopt.geometry.checker.rank_and_file import check_blocks
@@ -23,6 +24,7 @@ def verified(scenario: Scenario | RankAndFileScenario, result: Result) -> Result
     if not violations:
         return result
     stats = {**result.stats, "checker_rejected": True}
+    status = Status.UNKNOWN if result.status != Status.INFEASIBLE else result.status
     return result.model_copy(
-        update={"violations": tuple(violations), "status": Status.UNKNOWN, "stats": stats}
+        update={"violations": tuple(violations), "status": status, "stats": stats}
     )

@@ -63,3 +63,29 @@ def table(
             "action": act,
         }
     )
+
+
+def assert_checked(scenario: RankAndFileScenario) -> None:
+    """Solve; the answer passes the independent checker as written (an infeasible one with
+    its proof)."""
+    from chargeopt.geometry.checker.rank_and_file import check_blocks
+    from chargeopt.models import Status
+    from chargeopt.solver import solve
+
+    result = solve(scenario)
+    assert result.status in (Status.OPTIMAL, Status.FEASIBLE, Status.INFEASIBLE)
+    assert not result.violations, [v.message for v in result.violations]
+    assert check_blocks(scenario, result) == [] or result.status == Status.INFEASIBLE
+    assert result.status != Status.INFEASIBLE or result.proof
+
+
+def property_settings(examples: int):
+    """Hypothesis settings for the solver's property tests (slow examples are fine)."""
+    from hypothesis import HealthCheck, Phase, settings
+
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow],
+    )

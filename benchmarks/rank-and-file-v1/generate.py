@@ -1,4 +1,5 @@
-"""Writes the rank-and-file-v1 suite (T9A 2022 charges of blocks) and its manifest.
+"""Writes the rank-and-file-v1 suite (T9A 2022 charges of blocks) and rank-and-file-wheel-v1
+(WHFB 6e and TOW one-wheel charges, issue 30), each with its manifest.
 
 Run `python benchmarks/rank-and-file-v1/generate.py`; a changed layout needs a new suite
 version (the manifest's hashes are checked by `chargeopt bench`). Coordinates: a block's x, y
@@ -244,12 +245,136 @@ def toml_value(v):
     return repr(float(v)) if isinstance(v, float) else str(v)
 
 
-def write() -> None:
-    manifest = ['suite = "rank-and-file-v1"', "version = 1", ""]
-    for name, note, known, contacts, units, terrain, action in layouts():
+def wheel_layouts():
+    """The rank-and-file-wheel-v1 suite: WHFB 6e and TOW one-wheel charges (issue 30)."""
+    c = unit("C", "defender", 30.0, 10.0, 90.0)
+    far_b = unit("B", "defender", 40.0, 40.0, 90.0)
+    side_b = unit("B", "defender", 30.0, 20.0, 180.0)
+    rock = [[(18, 11.5), (22, 11.5), (22, 13), (18, 13)]]
+
+    def a(x, y, facing=-90.0, movement=4, **extra):
+        return unit("A", "attacker", x, y, facing, profile={"movement": movement}, **extra)
+
+    def row(name, note, known, contacts, units, terrain=(), ruleset="whfb-6e", **action):
+        return (name, note, known, contacts, units, list(terrain), {"unit": "A", **action}, ruleset)
+
+    straddle = a(31.0, 13.2, 180.0, files=4)
+    return [
+        row("w1-6e-head-on", "6e: straight in, no wheel", "optimal", 10, [a(25.08, 16.0), B]),
+        row(
+            "w2-6e-wheel-whole-front",
+            "6e: 3 inches off to the side, a wheel brings the whole front",
+            "optimal",
+            10,
+            [a(28.08, 16.0), B],
+        ),
+        row(
+            "w3-6e-wheel-costs-reach",
+            "6e: Move 3, the wheel would cost the reach: straight in",
+            "open",
+            None,
+            [a(28.08, 16.0, movement=3), B],
+        ),
+        row(
+            "w4-6e-arc-too-long",
+            "6e: the whole-front wheel's arc is too long (its chord fits)",
+            "open",
+            None,
+            [a(20.0, 20.0, movement=6), side_b],
+        ),
+        row(
+            "w5-6e-chord-fits",
+            "6e with wheel-chord: the whole-front wheel fits",
+            "optimal",
+            10,
+            [a(20.0, 20.0, movement=6), side_b],
+            ruleset=["whfb-6e", "wheel-chord"],
+        ),
+        row(
+            "w6-6e-past-terrain",
+            "6e: a rock straight ahead, wheel past it",
+            "open",
+            None,
+            [a(21.0, 17.0), B],
+            rock,
+        ),
+        row(
+            "w7-6e-straddle",
+            "6e: A straddles B's front-left arc line, most of it in the flank arc",
+            "open",
+            None,
+            [straddle, B],
+        ),
+        row(
+            "w8-6e-redirect",
+            "6e: B fled out of reach, the charge is redirected to C",
+            "optimal",
+            10,
+            [a(25.08, 16.0), far_b, c],
+            fled=True,
+        ),
+        row(
+            "w9-6e-failed",
+            "6e: 20 inches away with Move 4: the failed charge moves 4",
+            "infeasible",
+            None,
+            [a(25.08, 30.0), B],
+        ),
+        row(
+            "t1-tow-head-on",
+            "tow: straight in, Charge Range 8",
+            "optimal",
+            10,
+            [a(25.08, 16.0), B],
+            ruleset="tow",
+            roll=8,
+        ),
+        row(
+            "t2-tow-wheel-whole-front",
+            "tow: off to the side, a wheel brings the whole front",
+            "optimal",
+            10,
+            [a(28.08, 16.0), B],
+            ruleset="tow",
+            roll=8,
+        ),
+        row(
+            "t3-tow-straddle",
+            "tow: the same straddle, most of the front rank in the front arc",
+            "open",
+            None,
+            [straddle, B],
+            ruleset="tow",
+            roll=9,
+        ),
+        row(
+            "t4-tow-redirect",
+            "tow: B fled, redirected to C",
+            "optimal",
+            10,
+            [a(25.08, 16.0), far_b, c],
+            ruleset="tow",
+            fled=True,
+            roll=8,
+        ),
+        row(
+            "t5-tow-short",
+            "tow: Charge Range 5 against 6 inches",
+            "infeasible",
+            None,
+            [a(25.08, 16.0), B],
+            ruleset="tow",
+            roll=5,
+        ),
+    ]
+
+
+def write(folder: Path = HERE, suite: str = "rank-and-file-v1", rows=None) -> None:
+    manifest = [f'suite = "{suite}"', "version = 1", ""]
+    for name, note, known, contacts, units, terrain, action, *ruleset in rows or layouts():
         lines = [
             f'name = "{note}"',
-            'ruleset = "t9a-2022"',
+            f"ruleset = {toml_value(ruleset[0] if ruleset else 't9a-2022')}",
             "board = { width = 48.0, height = 48.0 }",
             "",
         ]
@@ -266,7 +391,7 @@ def write() -> None:
         lines += ["[action]", 'kind = "charge"', 'targets = ["B"]'] + [
             f"{k} = {toml_value(v)}" for k, v in action.items()
         ]
-        path = HERE / f"{name}.toml"
+        path = folder / f"{name}.toml"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         manifest += [
@@ -278,8 +403,11 @@ def write() -> None:
         if contacts is not None:
             manifest.append(f"base_contact = {contacts}")
         manifest += [f'note = "{note}"', ""]
-    (HERE / "suite.toml").write_text("\n".join(manifest), encoding="utf-8")
+    (folder / "suite.toml").write_text("\n".join(manifest), encoding="utf-8")
 
 
 if __name__ == "__main__":
     write()
+    wheel = HERE.parent / "rank-and-file-wheel-v1"
+    wheel.mkdir(exist_ok=True)
+    write(wheel, "rank-and-file-wheel-v1", wheel_layouts())

@@ -1,12 +1,13 @@
-"""The independent judge of a rank-and-file charge (t9a-2022): from the scenario and the
-result's `blocks` alone (no solver code) it re-measures every rule the ruling claims.
+"""The independent judge of a rank-and-file charge (t9a-2022, whfb-6e, tow): from the scenario
+and the result's `blocks` alone (no solver code) it re-measures every rule the ruling claims.
 
 Rules judged: the Charge Range reaches; the block stays on the board, off impassable terrain,
 overlaps no unit and touches no enemy but its target; its front touches the Target Facing (the
 arc of its front's centre, or any facing under a claimed Blocked Path whose first obstacle
 straight ahead is the target); a claimed full alignment is flush; an unaligned front does not
 pass the facing's line; the initial contact point is still in contact; the counts of models in
-contact are as claimed; combined chargers do not overlap each other.
+contact are as claimed; combined chargers do not overlap each other. WHFB 6e and TOW add the
+charge move, the one wheel, failed moves and redirects (rank_and_file_reach.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ from typing import Any
 from shapely.geometry import LineString, Point
 
 from chargeopt.geometry.checker.rank_and_file_path import check_path
-from chargeopt.geometry.rank_and_file.arcs import arc_of
+from chargeopt.geometry.checker.rank_and_file_reach import (
+    charge_move_limit,
+    check_failed_move,
+    check_reach,
+    check_redirect,
+)
+from chargeopt.geometry.rank_and_file.arcs import charger_arc
 from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, models_in_contact
 from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of
 from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
@@ -39,6 +46,10 @@ def check_blocks(
 ) -> list[Violation]:
     """Every rule a rank-and-file result breaks (empty: legal)."""
     out: list[Violation] = []
+    declared = result.action.targets[0] if result.action and result.action.targets else None
+    if declared and declared != scenario.action.target and declared in scenario.unit_by_id:
+        out += check_redirect(scenario, scenario.action.chargers[0], declared)
+        scenario = scenario.retargeted(declared)
     starts = {u.id: BlockPose.of(u) for u in scenario.units}
     poses = dict(starts)
     entries = {}
@@ -59,8 +70,13 @@ def check_blocks(
     tpose = poses[target.id]
     for uid in scenario.action.chargers:
         entry = entries.get(uid)
+        if entry is not None and entry.get("outcome") == "fails" and entry.get("path"):
+            obstacles = table_obstacles(scenario, {uid, target.id})
+            out += check_failed_move(scenario, uid, entry, starts[uid], obstacles, tpose)
         if entry is None or entry.get("outcome", "charges") != "charges":
             continue
+        if scenario.action.fled:
+            out.append(_v("target_fled", f"{target.id} fled out of reach: no charge", uid))
         out += _check_charger(scenario, uid, entry, poses, starts, tpose, roll)
         out += check_path(
             uid,
@@ -88,13 +104,17 @@ def _check_charger(
     pose = poses[uid]
     shape = pose.polygon
     tol = CONTACT_TOLERANCE_IN
-    given = roll if roll is not None else scenario.action.roll_of(uid)
+    given: float | None = roll if roll is not None else scenario.action.roll_of(uid)
+    limit = charge_move_limit(scenario, uid, roll)
+    if limit is not None:
+        given = limit
+        out += check_reach(scenario, uid, entry, limit)
     distance = starts[uid].polygon.distance(starts[target.id].polygon)
     if given is not None and given < distance - 1e-9:
         out.append(
             _v(
                 "out_of_range",
-                f'{uid}\'s Charge Range {given}" is short of the {distance:.3f}" to {target.id}',
+                f'{uid}\'s Charge Range {given:g}" is short of the {distance:.3f}" to {target.id}',
                 uid,
                 distance_in=distance,
                 limit_in=float(given),
@@ -128,7 +148,7 @@ def _check_charger(
             )
         )
     facing_name = str(entry.get("target_facing"))
-    expected = arc_of(starts[target.id], starts[uid].front_centre).arc
+    expected = charger_arc(starts[target.id], block, starts[uid], scenario.rules.arc_rule).arc
     if facing_name != expected:
         if not entry.get("blocked_path"):
             out.append(

@@ -2,8 +2,8 @@
 straight ahead until it first touches the target, whatever facing that is and whatever arc it
 stands in, then "closes the door": it turns about the touching corner until flush with the
 edge it touched (kept as is when it arrived flush). No wheel, no Align Move priorities, no
-unaligned rules, no Blocked Path; a placement that overlaps something is reported as no
-charge. The checker then judges it like any answer."""
+unaligned rules, no Blocked Path; a placement that overlaps something, or (whfb-6e, tow) lies
+beyond the charge move, is reported as no charge. The checker then judges it like any answer."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from chargeopt.models import RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.opening import open_ruling
 from chargeopt.solver.rank_and_file.result_doc import charge_result
+from chargeopt.solver.rank_and_file.wheel_charge import charge_move_of
 
 
 def solve_straight_in(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
@@ -37,7 +38,8 @@ def solve_straight_in(scenario: RankAndFileScenario, options: SolveOptions) -> R
         block = scenario.unit_by_id[uid]
         hit = travel_until_touch(ruling.start.polygon, ruling.start.forward, tpose.polygon)
         obstacles = table_obstacles(scenario, {uid, target.id}, poses)
-        if hit is None:
+        one_wheel = scenario.rules.charge_move != "t9a-roll"
+        if hit is None or (one_wheel and hit[0] > charge_move_of(scenario, roll) + 1e-9):
             ruling.outcome = "impossible"
             continue
         arrival = forward(ruling.start, hit[0])

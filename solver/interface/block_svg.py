@@ -1,6 +1,7 @@
 """The picture of a rank-and-file ruling: board, impassable terrain, every block with its
 models (a charger's start faded, its end solid), the target's four 45-degree arc lines, the
-charger's move as an arrow between front centres, the initial contact point, the caption."""
+charger's move as an arrow between front centres (a failed charge's normal Move too), the
+initial contact point, the caption; a redirected charge draws its new target's arcs."""
 
 from __future__ import annotations
 
@@ -108,13 +109,17 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
     ends = {b["unit"]: b for b in (result.blocks if result else ())}
     body = [f'<rect class="board" x="0" y="0" width="{w:.1f}" height="{h:.1f}"/>']
     body += [_poly(Polygon(t.path), "impassable", t.id) for t in scenario.terrain]
-    target_pose = BlockPose.of(scenario.target)
+    charged = result.action.targets[0] if result and result.action else scenario.target.id
+    target_pose = BlockPose.of(scenario.unit_by_id.get(charged, scenario.target))
     for corner in target_pose.corners:
         body.append(_line(*arc_line(target_pose, corner, ARC_LINE_IN), "arc"))
     for block in scenario.units:
         start = BlockPose.of(block)
         entry = ends.get(block.id)
-        moved = entry is not None and entry.get("outcome") in ("charges", "rotates")
+        moved = entry is not None and (
+            entry.get("outcome") in ("charges", "rotates")
+            or (entry.get("outcome") == "fails" and bool(entry.get("path")))
+        )
         body += _block(block, start, "start" if moved else "")
         if moved and entry is not None:
             end = start.moved(entry["x"], entry["y"], entry["facing"])

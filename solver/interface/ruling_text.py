@@ -31,11 +31,22 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     """The ruling for one charging block."""
     unit = block["unit"]
     lines = []
+    if block.get("redirected_from"):
+        lines.append(
+            f"The charge on {block['redirected_from']} fails; {unit} redirects it (once) to "
+            f"{target}, an enemy unit in reach."
+        )
     if "arc" in block:
+        needed = f"Charge Range needed {block['range_needed']}"
+        if "charge_move_in" in block:
+            needed = (
+                f'charge move {block["charge_move_in"]:g}", wheels counted by the '
+                f"{block['wheel_metric']}"
+            )
         lines.append(
             f"{unit} is in {target}'s {block['arc']} arc by {block['arc_margin_deg']:.1f} degrees "
             f'({block["arc_margin_in"]:.2f}" from the nearest arc line); '
-            f'{block["distance_in"]:.2f}" away, Charge Range needed {block["range_needed"]}.'
+            f'{block["distance_in"]:.2f}" away, {needed}.'
         )
     if block.get("blocked_path"):
         lines.append(
@@ -46,6 +57,11 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     if block.get("outcome") != "charges":
         if block.get("reason"):
             lines.append(f"{unit} does not charge: {block['reason']}.")
+        if block.get("outcome") == "fails" and block.get("path"):
+            lines.append(
+                f"Failed charge: {unit} {_path_words(block['path'])} "
+                f'({block["moved_in"]:.2f}" of its normal Move).'
+            )
         return lines
     facing = block["target_facing"]
     t, c = block["target_models_in_contact"], block["models_in_contact"]
@@ -59,7 +75,9 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
             f"{unit} {move}; aligns to {target}'s {facing}: {t} of {target}'s models and {c} of "
             f"{unit}'s in contact{best}."
         )
-        if most and (most[0], most[1]) > (t, c):
+        if most and "charge_move_in" in block and most[0] + most[1] > t + c:
+            lines.append("No sampled path within the charge move reaches the most possible.")
+        elif most and (most[0], most[1]) > (t, c):
             lines.append(
                 "Keeping the initial contact point (the first priority) costs models in contact."
             )
@@ -84,6 +102,20 @@ def _names(ids: list[str]) -> str:
     return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
 
 
+def _least_move(result: Result, block: dict[str, Any]) -> str:
+    """WHFB 6e's least Move, or TOW's least Charge Range and its exact chance."""
+    if result.min_roll is None:
+        return "No charge move reaches (the least Move or roll that succeeds does not exist)."
+    if "whfb-6e" in result.ruleset:
+        move = result.min_roll
+        return f'Smallest Move that succeeds: {move} (charge move {2 * move}").'
+    chance = block.get("chance_fraction", "0")
+    return (
+        f"Smallest Charge Range that succeeds: {result.min_roll} (Movement + the higher of 2D6: "
+        f"chance {chance})."
+    )
+
+
 def summarise_blocks(result: Result) -> str:
     """The whole ruling, a few lines."""
     action = result.action
@@ -99,7 +131,10 @@ def summarise_blocks(result: Result) -> str:
     if result.status == Status.INFEASIBLE:
         head = f"INFEASIBLE: {_names(staying)} cannot charge {target}{roll}"
     lines = [head]
-    if result.min_roll is not None and result.success_probability is not None:
+    first = chargers[0] if chargers else {}
+    if "charge_move_in" in first:
+        lines.append(_least_move(result, first))
+    elif result.min_roll is not None and result.success_probability is not None:
         chance = (
             f"{result.success_probability:.0%} to roll it"
             if result.success_probability > 0

@@ -213,15 +213,10 @@ def _try(
 ) -> tuple[float, tuple[float, float], BlockPose] | str | None:
     """(d2, contact interval, arrival) of one path, the name of what blocks it, or None when
     its front would not meet the facing."""
-    turned = wheel(moved, phi)
-    hit = travel_until_touch([turned.ring], turned.forward, [rings.target])
-    if hit is None:
+    met = first_contact(moved, phi, rings.target, facing)
+    if met is None:
         return None
-    d2, point = hit
-    arrival = forward(turned, d2)
-    contact = _contact_on_facing(arrival, facing, point)
-    if contact is None:
-        return None
+    turned, d2, _, contact, arrival = met
     for obstacle, outline in rings.obstacles:
         gap = travel_until_touch([turned.ring], turned.forward, outline)
         if (
@@ -240,7 +235,25 @@ def _try(
     return d2, contact, arrival
 
 
-def _contact_on_facing(
+def first_contact(
+    moved: BlockPose, phi: float, target_ring: list[tuple[float, float]], facing: Segment
+) -> tuple[BlockPose, float, tuple[float, float], tuple[float, float], BlockPose] | None:
+    """After a wheel of `phi`, the straight move into the target: (the wheeled pose, d2, the
+    touching point, the initial contact on the facing, the arrival); None when the front does
+    not meet the facing."""
+    turned = wheel(moved, phi)
+    hit = travel_until_touch([turned.ring], turned.forward, [target_ring])
+    if hit is None:
+        return None
+    d2, point = hit
+    arrival = forward(turned, d2)
+    contact = contact_on_facing(arrival, facing, point)
+    if contact is None:
+        return None
+    return turned, d2, point, contact, arrival
+
+
+def contact_on_facing(
     arrival: BlockPose, facing: Segment, point: tuple[float, float]
 ) -> tuple[float, float] | None:
     """The initial contact along the facing, if the arrival's front touches the facing there:

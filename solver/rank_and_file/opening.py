@@ -3,7 +3,7 @@ Facing), the distance between the units, the Charge Range needed, and whether th
 
 from __future__ import annotations
 
-from chargeopt.geometry.rank_and_file.arcs import arc_of
+from chargeopt.geometry.rank_and_file.arcs import charger_arc
 from chargeopt.geometry.rank_and_file.contact import distance_between
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.models import RankAndFileScenario
@@ -15,7 +15,8 @@ def open_ruling(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Ru
     """The ruling's opening for charger `uid`; outcome "fails" when `roll` is short."""
     start = BlockPose.of(scenario.unit_by_id[uid])
     target_pose = BlockPose.of(scenario.target)
-    verdict = arc_of(target_pose, start.front_centre)
+    block = scenario.unit_by_id[uid]
+    verdict = charger_arc(target_pose, block, start, scenario.rules.arc_rule)
     distance = distance_between(start, target_pose)
     ruling = Ruling(
         uid,
@@ -29,7 +30,6 @@ def open_ruling(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Ru
         range_needed=smallest_range(distance),
         charge_range=roll,
     )
-    block = scenario.unit_by_id[uid]
     ruling.chance = float(
         chance_of_range(
             ruling.range_needed or 0, block.profile.charge_speed, block.profile.maximised_charge

@@ -70,7 +70,9 @@ def charge_result(
             objective["angle_deg"] = round(first.angle_deg or 0.0, 3)
     needed = first.range_needed
     chance = None
-    if needed is not None and len(scenario.action.chargers) == 1:
+    if scenario.rules.charge_move != "t9a-roll":
+        needed, chance = first.min_roll, first.chance
+    elif needed is not None and len(scenario.action.chargers) == 1:
         chance = float(
             chance_of_range(needed, charger.profile.charge_speed, charger.profile.maximised_charge)
         )

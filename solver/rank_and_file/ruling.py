@@ -42,6 +42,16 @@ class Ruling:
     chance: float | None = None
     """The chance of rolling at least range_needed (D6 + 4 + Charge Speed, maximised or not)."""
     """In a combined charge, this charger's place in the order of moves (1 moves first)."""
+    charge_move_in: float | None = None
+    """whfb-6e and tow: how far the charge may go (2 x Move; Movement + the higher die)."""
+    moved_in: float | None = None
+    """How far the path counts (forward moves plus the wheel's outer-corner travel)."""
+    wheel_metric: str | None = None
+    min_roll: int | None = None
+    """whfb-6e: the least Move that succeeds; tow: the least Charge Range (M + higher D6)."""
+    chance_fraction: str | None = None
+    redirected_from: str | None = None
+    """The charge was redirected from this unit (its target fled or was out of reach)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The result's `blocks[]` entry (lengths rounded to 0.001", angles to 0.01 deg)."""
@@ -78,6 +88,12 @@ class Ruling:
             "order": self.order,
             "chance": _r(self.chance, 4),
             "reason": self.reason,
+            "charge_move_in": _r(self.charge_move_in, 3),
+            "moved_in": _r(self.moved_in, 3),
+            "wheel_metric": self.wheel_metric,
+            "min_roll": self.min_roll,
+            "chance_fraction": self.chance_fraction,
+            "redirected_from": self.redirected_from,
         }
         out.update({k: v for k, v in optional.items() if v is not None})
         return out

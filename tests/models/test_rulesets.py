@@ -51,9 +51,9 @@ def test_wtc_walls_changes_only_the_switch() -> None:
     ("ids", "message"),
     [
         (
-            ("whfb-6e",),
-            "unsupported ruleset 'whfb-6e'; choose from 40k-9e, 40k-10e, wtc-walls, "
-            "or t9a-2022 for rank-and-file blocks",
+            ("kow-3e",),
+            "unsupported ruleset 'kow-3e'; choose from 40k-9e, 40k-10e, wtc-walls, "
+            "or t9a-2022, whfb-6e, tow for rank-and-file blocks",
         ),
         (
             ("t9a-2022",),

@@ -1,0 +1,102 @@
+"""A one-wheel charge (WHFB 6e, TOW) against one target, planned: the Target Facing from the
+ruleset's arc rule, the legal flush slides and the best count any of them allows (the bound),
+the enumerated paths; then the best path within a charge move, and the shortest path."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
+from chargeopt.geometry.rank_and_file.obstacles import Obstacle, table_obstacles
+from chargeopt.geometry.rank_and_file.slides import FacingBases, Interval, facing_bases
+from chargeopt.models import Block, RankAndFileScenario
+from chargeopt.solver.rank_and_file.align import candidates_in, legal_slides
+from chargeopt.solver.rank_and_file.one_wheel import (
+    Family,
+    WheelCharge,
+    enumerate_charges,
+    path_blocker,
+)
+from chargeopt.solver.rank_and_file.opening import open_ruling
+from chargeopt.solver.rank_and_file.ruling import Ruling
+
+
+@dataclass
+class WheelPlan:
+    """Everything about charging one target that does not depend on the charge move."""
+
+    ruling: Ruling
+    charger: Block
+    target: Block
+    start: BlockPose
+    target_pose: BlockPose
+    facing: Segment
+    bases: FacingBases
+    legal: list[Interval]
+    obstacles: list[Obstacle]
+    family: Family
+    bound: tuple[int, int] | None
+    """(both sides, charger) in contact at the best legal flush slide, reach ignored."""
+    blocked: set[int]
+
+    def best_within(self, charge_move_in: float) -> WheelCharge | None:
+        """The best path of at most `charge_move_in` whose sweeps are clear."""
+        fits = [c for c in self.family.charges if c.total_in <= charge_move_in + 1e-9]
+        return self._first_clear(sorted(fits, key=WheelCharge.key, reverse=True))
+
+    def shortest(self) -> WheelCharge | None:
+        """The clear path of least movement (any count in contact)."""
+        return self._first_clear(sorted(self.family.charges, key=lambda c: c.total_in))
+
+    def _first_clear(self, ordered: list[WheelCharge]) -> WheelCharge | None:
+        for charge in ordered:
+            if id(charge) in self.blocked:
+                continue
+            if path_blocker(self.start, charge.moves, self.target_pose, self.obstacles) is None:
+                return charge
+            self.blocked.add(id(charge))
+        return None
+
+
+def plan_charge(
+    scenario: RankAndFileScenario, roll: int | None, budget_in: float = math.inf
+) -> WheelPlan:
+    """The plan of the scenario's charger against the scenario's target, over the paths of at
+    most `budget_in`."""
+    charger, target = scenario.acting_unit, scenario.target
+    ruling = open_ruling(scenario, charger.id, roll)
+    ruling.outcome = "charges"
+    start, target_pose = BlockPose.of(charger), BlockPose.of(target)
+    assert ruling.arc is not None
+    facing = target_pose.facing_segment(ruling.arc)
+    obstacles = table_obstacles(scenario, {charger.id, target.id})
+    bases = facing_bases(target, target_pose, facing, charger)
+    legal, _ = legal_slides(charger, facing, obstacles)
+    counts = [bases.counts(s) for s in candidates_in(legal, bases)]
+    bound = max(((t + c, c) for t, c in counts), default=None)
+    family = enumerate_charges(
+        start,
+        target_pose,
+        facing,
+        bases,
+        legal,
+        obstacles,
+        scenario.rules.wheel_metric,
+        budget_in,
+        bound,
+    )
+    return WheelPlan(
+        ruling,
+        charger,
+        target,
+        start,
+        target_pose,
+        facing,
+        bases,
+        legal,
+        obstacles,
+        family,
+        bound,
+        set(),
+    )
