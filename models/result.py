@@ -101,6 +101,13 @@ class Placement(_Doc):
     wall: str | None = key(
         "The id of the ruin wall its wtc-walls token is on.", example="ruin-1-north", default=None
     )
+    path: tuple[tuple[Coordinate, Coordinate], ...] = key(
+        "The centre's path as [x, y] points from its start to its end (a 40k-assault-4e fall "
+        "back; empty: the straight line).",
+        example=[[10.0, 12.0], [10.0, 19.0]],
+        unit="in",
+        default=(),
+    )
 
 
 class Violation(_Doc):
@@ -180,6 +187,12 @@ class Result(_Doc):
         default=None,
         ge=0,
         le=1,
+    )
+    trapped_chance: str | None = key(
+        "40k-assault-4e fall back without a roll: the exact chance, over the dice, that the "
+        "unit is Trapped! and destroyed, as a fraction.",
+        example="7/36",
+        default=None,
     )
     rolls: tuple[dict[str, Any], ...] = key(
         "The best base contact for each roll from min_roll to 12, and whether each is proven.",

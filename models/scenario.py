@@ -59,6 +59,16 @@ class ActionKind(StrEnum):
     PILE_IN = "pile-in"
     CONSOLIDATE = "consolidate"
     HEROIC_INTERVENTION = "heroic-intervention"
+    FALL_BACK = "fall-back"
+
+
+class TableEdge(StrEnum):
+    """A board edge: where a unit falls back to (40k-assault-4e)."""
+
+    TOP = "top"
+    BOTTOM = "bottom"
+    LEFT = "left"
+    RIGHT = "right"
 
 
 class Board(_Frozen):
@@ -300,6 +310,22 @@ class Action(_Frozen):
         example=True,
         default=False,
     )
+    table_edge: TableEdge | None = key(
+        "The unit's own table edge, which a fall back moves toward (a fall back needs it).",
+        example="bottom",
+        default=None,
+    )
+    fast: bool = key(
+        "Whether the unit falls back 3D6 instead of 2D6 (bikes, jump packs).",
+        example=False,
+        default=False,
+    )
+    fought_by: tuple[str, ...] = key(
+        "The ids of the enemy units that fought the unit this turn (a fall back may come "
+        "within 1\" of them).",
+        example=["B"],
+        default=(),
+    )
 
     @field_validator("roll", mode="before")
     @classmethod
@@ -440,6 +466,7 @@ class Scenario(_Frozen):
                     "target a unit of the other side",
                 )
         _unique("action.targets", list(self.action.targets), "target")
+        _check_fall_back(self.action, units, actor)
         return self
 
     @cached_property
@@ -464,6 +491,26 @@ class Scenario(_Frozen):
 
     def terrain_by_id(self, terrain_id: str) -> Terrain:
         return next(t for t in self.terrain if t.id == terrain_id)
+
+
+def _check_fall_back(action: Action, units: dict[str, Unit], actor: Unit) -> None:
+    """A fall back names its table edge; the units that fought it are enemy units."""
+    ids = ", ".join(units)
+    if action.kind == ActionKind.FALL_BACK and action.table_edge is None:
+        raise KeyPathError(
+            "action.table_edge",
+            "a fall back needs the unit's own table edge",
+            'add table_edge = "bottom" (top, bottom, left or right)',
+        )
+    for i, fought in enumerate(action.fought_by):
+        if fought not in units:
+            raise KeyPathError(f"action.fought_by[{i}]", f"no unit {fought!r}", f"choose one of {ids}")
+        if units[fought].owner == actor.owner:
+            raise KeyPathError(
+                f"action.fought_by[{i}]",
+                f"unit {fought!r} is not an enemy of {actor.id!r} (both {actor.owner})",
+                "name enemy units that fought it",
+            )
 
 
 def _unique(key: str, values: list[str], what: str) -> None:

@@ -29,6 +29,7 @@ from chargeopt.geometry.checker.charge import (
 from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS, close_move_violations
 from chargeopt.geometry.checker.close_state import close_move_state
 from chargeopt.geometry.checker.coherency import coherency_violations
+from chargeopt.geometry.checker.fall_back import FALL_BACK_KINDS, check_fall_back
 from chargeopt.geometry.checker.move import move_violations
 from chargeopt.geometry.checker.tokens import TOKEN_KINDS, with_tokens
 from chargeopt.geometry.checker.tokens_close import CLOSE_TOKEN_KINDS, close_token_violations
@@ -77,6 +78,7 @@ VIOLATION_KINDS = (
     *TOKEN_KINDS,
     *CLOSE_TOKEN_KINDS,
     *CLOSE_MOVE_KINDS,
+    *FALL_BACK_KINDS,
 )
 HEIGHT_IN = 1e-6
 
@@ -99,6 +101,12 @@ def check_placement(
     if precision_in < 0:
         raise ValueError(f"precision_in must be at least 0, not {precision_in}")
     action = scenario.action
+    if action.kind == ActionKind.FALL_BACK:
+        found, chosen = _roster(scenario, placements)
+        fall_roll = action.roll if roll is None else roll
+        return found + check_fall_back(
+            scenario, chosen, fall_roll, file=file, precision_in=precision_in
+        )
     if action.kind != ActionKind.CHARGE:
         return _check_close_move(scenario, placements, battlefield, token_witnesses, precision_in)
     roll = action.roll if roll is None else roll
