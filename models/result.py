@@ -223,6 +223,18 @@ class Result(_Doc):
         example=[{"unit": "A", "x": 10.0, "y": 12.0, "facing": 90.0}],
         default=(),
     )
+    order: tuple[str, ...] = key(
+        "40k-assault-4e: the order the models moved in, first to last (a charge's first model "
+        "is the one nearest the enemy); replaying it model by model keeps every rule.",
+        example=["A3", "A2", "A4", "A1"],
+        default=(),
+    )
+    fighters: dict[str, tuple[str, ...]] = key(
+        "40k-assault-4e: who fights after the move: `full` (in base contact with an enemy, full "
+        'attacks) and `one_attack` (within 2" of an engaged unit mate).',
+        example={"full": ["A3", "A2"], "one_attack": ["A1"]},
+        default_factory=dict,
+    )
     proof: str | None = key(
         "Why no legal placement exists (infeasible only), naming the models, terrain and "
         "distances involved.",
