@@ -21,8 +21,9 @@ from chargeopt.solver.core.dice import sum_counts
 from chargeopt.solver.core.tolerances import JSON_DECIMALS, MARGIN_IN
 from chargeopt.solver.options import SolveOptions
 
-OPTIMAL_GAP_IN = 0.001
-"""The best progress found is called optimal when no open heading could beat it by more."""
+OPTIMAL_GAP_IN = 0.012
+"""The best progress found is called optimal when no open heading could beat it by more
+(about the margin `MARGIN_IN` every chosen move keeps from what blocks it)."""
 
 
 def fall_back_dice(scenario: Scenario) -> int:
@@ -54,6 +55,7 @@ def solve_fall_back(scenario: Scenario, options: SolveOptions) -> Result:
 def _result(scenario: Scenario, field: FallBackField, roll: int, found: Search) -> Result:
     action = ResultAction.of(scenario.action, roll)
     stats: dict[str, object] = {
+        "bound_scope": "straight moves",
         "probes": found.probes,
         "sectors_ruled_out": len(found.ruled_out),
         "sectors_open": len(found.open),
@@ -64,7 +66,7 @@ def _result(scenario: Scenario, field: FallBackField, roll: int, found: Search) 
             stats["trapped"] = None
             return Result(**common, status=Status.UNKNOWN, stats=stats)
         stats["trapped"] = True
-        stats["blocking"] = sorted({r.hit.what for r in found.ruled_out})
+        stats["blocking"] = sorted({i for r in found.ruled_out for i in r.hit.ids})
         return Result(
             **common,
             status=Status.INFEASIBLE,
@@ -122,7 +124,7 @@ def _chance(scenario: Scenario, field: FallBackField) -> Result:
         trapped += count if verdict else 0
         unsure += count if verdict is None else 0
     chance = Fraction(trapped, total)
-    stats: dict[str, object] = {"dice": dice}
+    stats: dict[str, object] = {"dice": dice, "bound_scope": "dice"}
     if unsure:
         stats["trapped_chance_at_most"] = str(Fraction(trapped + unsure, total))
     return Result(

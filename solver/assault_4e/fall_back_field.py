@@ -53,6 +53,7 @@ class Hit:
     depth_in: float
     model: str
     what: str
+    ids: tuple[str, ...] = ()
 
 
 class FallBackField:
@@ -175,7 +176,9 @@ class FallBackField:
         best = Hit(-math.inf, "", "")
         if d.size:
             i, j = np.unravel_index(int(np.argmax(d)), d.shape)
-            best = Hit(float(d[i, j]), self.model_ids[i], self.blockers[j].label)
+            best = Hit(
+                float(d[i, j]), self.model_ids[i], self.blockers[j].label, self.blockers[j].ids
+            )
         i, k = np.unravel_index(int(np.argmax(b)), b.shape)
         if b[i, k] > best.depth_in:
             edge = ("left", "top", "right", "bottom")[k]

@@ -43,7 +43,7 @@ def trapped_proof(field: FallBackField, roll: int, found: Search) -> str:
     edge = field.scenario.action.table_edge
     halved = f' (halved to {roll / 2:g}" where it meets difficult terrain)'
     return (
-        f'Trapped!: no full fall back of {roll}"{halved if field.difficult else ""} in any '
+        f'No full fall back of {roll}"{halved if field.difficult else ""} in any '
         f"heading within 90 degrees of straight toward the {edge} edge (headings in degrees "
         f"from +x toward +y): {'; '.join(described)}. Covered: every straight move of the whole "
         f"unit; each of the {len(found.ruled_out)} sectors of headings is ruled out at its "

@@ -28,6 +28,7 @@ from chargeopt.models import (
     Status,
     TerrainKind,
 )
+from chargeopt.solver.interface.fall_back_svg import fall_back_overlay
 from chargeopt.solver.interface.summary import (
     charge_dice,
     first_sentence,
@@ -228,6 +229,10 @@ def caption_lines(scenario: Scenario, result: Result | None) -> list[str]:
     if result is None:
         return [f"{scenario.action.kind.value} by {scenario.action.unit} (not solved)"]
     lines = [headline(result)]
+    if result.action is not None and result.action.kind == "fall-back":
+        from chargeopt.solver.interface.fall_back_text import caption_words
+
+        return lines + caption_words(result)
     lines += outcome_lines(result)
     if result.proof:
         lines.append(f"Proof: {first_sentence(result.proof)}")
@@ -437,6 +442,7 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
         *_grid(scenario.board.width, scenario.board.height),
         *reach,
         *_terrain(battlefield),
+        *fall_back_overlay(scenario, result),
         *(part for part in _models(scenario, placed) if part),
     ]
     out = [
