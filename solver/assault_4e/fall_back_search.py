@@ -96,8 +96,20 @@ class Search:
 
 
 def upper_progress(field_: FallBackField, roll: float, sector: Sector) -> float:
-    """Progress toward the edge no heading of the sector can beat."""
-    return min(roll * math.cos(sector.nearest_straight), field_.edge_stop_gap_in)
+    """Progress toward the edge no heading of the sector can beat: the roll (half of it where
+    every heading of the sector is halved) times the cosine of its heading nearest straight
+    back, and never past the edge."""
+    distance = roll / 2 if always_halved(field_, roll, sector) else roll
+    return min(distance * math.cos(sector.nearest_straight), field_.edge_stop_gap_in)
+
+
+def always_halved(field_: FallBackField, roll: float, sector: Sector) -> bool:
+    """Whether the roll's move of every heading of the sector enters difficult terrain: at the
+    middle, a length every heading moves at least runs into it deeper than length x half-width."""
+    if field_.difficult is None:
+        return False
+    length = min(roll, field_.edge_stop(sector.nearest_straight))
+    return -field_.difficult_clearance(sector.mid, length) > length * sector.half + SLACK
 
 
 def probe(field_: FallBackField, roll: float, theta: float) -> Probe:
