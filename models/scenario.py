@@ -70,6 +70,13 @@ class TableEdge(StrEnum):
     LEFT = "left"
     RIGHT = "right"
 
+    @property
+    def toward(self) -> tuple[float, float]:
+        """The unit vector pointing at this edge (x right, y down)."""
+        return {"top": (0.0, -1.0), "bottom": (0.0, 1.0), "left": (-1.0, 0.0)}.get(
+            self.value, (1.0, 0.0)
+        )
+
 
 class Board(_Frozen):
     """The battlefield rectangle, origin top-left, x right, y down, in inches."""

@@ -47,12 +47,6 @@ FULL_SLACK_IN = 0.002
 """A move counts as the full distance within this: two positions written to 0.001"."""
 TOUCH_EDGE_IN = 0.005
 """A base this close to its own table edge has reached it (the contact tolerance)."""
-TOWARD = {
-    TableEdge.TOP: (0.0, -1.0),
-    TableEdge.BOTTOM: (0.0, 1.0),
-    TableEdge.LEFT: (-1.0, 0.0),
-    TableEdge.RIGHT: (1.0, 0.0),
-}
 
 
 def check_fall_back(
@@ -87,7 +81,7 @@ class _Judge:
         self.field = Battlefield.from_scenario(scenario)
         edge = scenario.action.table_edge or TableEdge.BOTTOM
         self.edge = edge
-        self.toward = np.array(TOWARD[edge])
+        self.toward = np.array(edge.toward)
         self.models = self.unit.models
         self.starts = {m.id: self._footprint(m, m.x, m.y) for m in self.models}
         self.paths = {m.id: self._path(m, chosen.get(m.id)) for m in self.models}

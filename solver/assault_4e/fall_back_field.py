@@ -24,12 +24,6 @@ from chargeopt.models import RoundBase, Scenario, TableEdge, TerrainKind, Unsupp
 
 ZONE_IN = 1.0
 """A falling back model may not come within 1" of an enemy that did not fight it."""
-EDGE_VECTORS = {
-    TableEdge.TOP: (0.0, -1.0),
-    TableEdge.BOTTOM: (0.0, 1.0),
-    TableEdge.LEFT: (-1.0, 0.0),
-    TableEdge.RIGHT: (1.0, 0.0),
-}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.WALL)
 
 
@@ -77,7 +71,7 @@ class FallBackField:
                 )
         self.centres = np.array([(fp.x, fp.y) for fp in self.footprints])
         self.radii = np.array([fp.radius_in for fp in self.footprints])
-        self.toward = np.array(EDGE_VECTORS[action.table_edge])
+        self.toward = np.array(action.table_edge.toward)
         self.width = scenario.board.width
         self.height = scenario.board.height
         self.edge_gaps = self._edge_gaps(action.table_edge)
