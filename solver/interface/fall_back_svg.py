@@ -99,3 +99,17 @@ def _blocking(scenario: Scenario, ids: list[str]) -> list[str]:
         for i in ids
         if i in zones
     ]
+
+
+def fall_back_legend(scenario: Scenario, result: Result | None) -> list[tuple[str, float, str]]:
+    """Legend entries (swatch, width in pixels, words) for what the overlay draws."""
+    if result is None or scenario.action.kind != ActionKind.FALL_BACK:
+        return []
+    items = [('<line class="own-edge" x1="0" y1="8" x2="16" y2="8"/>', 16, "own table edge")]
+    if result.placements and result.status in (Status.OPTIMAL, Status.FEASIBLE):
+        swatch = '<rect class="corridor" x="1" y="3" width="14" height="10"/>'
+        items.append((swatch, 16, "corridor"))
+    if result.status == Status.INFEASIBLE:
+        items.append(('<circle class="blocking" cx="8" cy="8" r="6"/>', 16, "blocks the fall back"))
+        items.append(('<circle class="zone" cx="8" cy="8" r="6"/>', 16, '1" of an enemy'))
+    return items

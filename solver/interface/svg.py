@@ -28,7 +28,7 @@ from chargeopt.models import (
     Status,
     TerrainKind,
 )
-from chargeopt.solver.interface.fall_back_svg import fall_back_overlay
+from chargeopt.solver.interface.fall_back_svg import fall_back_legend, fall_back_overlay
 from chargeopt.solver.interface.summary import (
     charge_dice,
     first_sentence,
@@ -434,7 +434,8 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
         for piece in _wrap(line, text_w):
             caption.append(f'<text class="caption" x="0" y="{y:.1f}">{escape(piece)}</text>')
             y += LINE_PX
-    legend, legend_h = _legend(_legend_items(scenario, placed, shown_roll), y, text_w)
+    items = [*_legend_items(scenario, placed, shown_roll), *fall_back_legend(scenario, result)]
+    legend, legend_h = _legend(items, y, text_w)
     height = board_h + 2 * MARGIN + 14 + y + legend_h
 
     table = [
