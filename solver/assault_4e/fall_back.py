@@ -9,6 +9,7 @@ chance of being Trapped!."""
 from __future__ import annotations
 
 import math
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -16,14 +17,10 @@ import numpy as np
 from chargeopt.models import Placement, Result, ResultAction, Scenario, Status, UnsupportedRuleError
 from chargeopt.solver.assault_4e.fall_back_field import FallBackField
 from chargeopt.solver.assault_4e.fall_back_proof import coherent, trapped_proof
-from chargeopt.solver.assault_4e.fall_back_search import Probe, Search, search
+from chargeopt.solver.assault_4e.fall_back_search import CLOSE_ENOUGH_IN, Probe, Search, search
 from chargeopt.solver.core.dice import sum_counts
 from chargeopt.solver.core.tolerances import JSON_DECIMALS, MARGIN_IN
 from chargeopt.solver.options import SolveOptions
-
-OPTIMAL_GAP_IN = 0.012
-"""The best progress found is called optimal when no open heading could beat it by more
-(about the margin `MARGIN_IN` every chosen move keeps from what blocks it)."""
 
 
 def fall_back_dice(scenario: Scenario) -> int:
@@ -34,6 +31,13 @@ def fall_back_dice(scenario: Scenario) -> int:
 def solve_fall_back(scenario: Scenario, options: SolveOptions) -> Result:
     """The fall back for the roll given (options, else the scenario), else the Trapped!
     chance over the dice."""
+    started = time.perf_counter()
+    result = _solved(scenario, options)
+    stats = {**result.stats, "seconds": round(time.perf_counter() - started, 3)}
+    return result.model_copy(update={"stats": stats})
+
+
+def _solved(scenario: Scenario, options: SolveOptions) -> Result:
     field = FallBackField(scenario, margin_in=MARGIN_IN)
     if not coherent(field):
         raise UnsupportedRuleError(
@@ -76,7 +80,7 @@ def _result(scenario: Scenario, field: FallBackField, roll: int, found: Search) 
         )
     best = found.best
     bound = found.bound_in(field, float(roll))
-    status = Status.OPTIMAL if bound <= best.progress_in + OPTIMAL_GAP_IN else Status.FEASIBLE
+    status = Status.OPTIMAL if bound <= best.progress_in + CLOSE_ENOUGH_IN else Status.FEASIBLE
     stats |= _heading_stats(field, best)
     stats["trapped"] = False
     return Result(

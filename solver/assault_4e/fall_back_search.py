@@ -27,6 +27,11 @@ MAX_PROBES = 20_000
 EDGE_KEEP_IN = 0.002
 """A move that reaches the own edge stops this short of it (still touching, as written)."""
 SLACK = 1e-9
+STOP_GAP_IN = 0.002
+"""The search stops once no sector could beat the best heading found by more than this."""
+CLOSE_ENOUGH_IN = 0.012
+"""The best heading is called optimal when no open sector could beat it by more (about the
+margin every chosen move keeps from what blocks it); the bound says how much."""
 
 
 @dataclass(frozen=True, order=True)
@@ -155,7 +160,7 @@ def search(field_: FallBackField, roll: float, *, first_legal: bool = False) -> 
     out = Search()
     while heap:
         ceiling, sector = heap[0]
-        if out.best is not None and out.best.progress_in >= -ceiling - SLACK:
+        if out.best is not None and out.best.progress_in >= -ceiling - STOP_GAP_IN:
             break
         if out.probes >= MAX_PROBES:
             break
@@ -167,7 +172,7 @@ def search(field_: FallBackField, roll: float, *, first_legal: bool = False) -> 
                 out.best = tried
             if first_legal:
                 break
-            if tried.progress_in < -ceiling - SLACK:
+            if tried.progress_in < -ceiling - STOP_GAP_IN:
                 _split(heap, out, field_, roll, sector)
             continue
         proof = ruled_out(field_, roll, sector)

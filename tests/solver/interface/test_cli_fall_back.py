@@ -57,6 +57,6 @@ def test_svg_rings_what_blocks(tmp_path: Path) -> None:
     out = run("solve", written(against_wall(), tmp_path, "wall.json"), "--svg", str(picture))
     assert out.exit_code == 0, out.output
     svg = picture.read_text(encoding="utf-8")
-    assert svg.count('class="blocking"') == 3
-    assert svg.count('class="zone"') == 2
+    assert svg.count('<path class="blocking"') == 3
+    assert svg.count('<path class="zone"') == 2
     assert 'class="own-edge"' in svg
