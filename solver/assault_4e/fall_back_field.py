@@ -79,8 +79,12 @@ class FallBackField:
         self.cores = np.array([b.core for b in self.blockers], dtype=object)
         self.grows = np.array([b.grow_in for b in self.blockers])
         start = self.depths(0.0, 0.0)
+        self.allowed = np.maximum(start, 0.0)
+        """How deep each model already stands in each blocker (touching within tolerance, or
+        inside the 1" of an enemy it started nearer than that): the rule is not to go deeper."""
         self.limits = np.where(start <= -margin_in, -margin_in, start + 1e-9)
         board = self.board_depths(0.0, 0.0)
+        self.board_allowed = np.maximum(board, 0.0)
         self.board_limits = np.where(board <= -margin_in, -margin_in, board + 1e-9)
         """Per model and blocker, the deepest a chosen move may run: the margin's clearance,
         or for a base that starts closer than that (in contact with an enemy that fought it),
@@ -164,9 +168,10 @@ class FallBackField:
         return np.stack([r - x, r - y, x + r - self.width, y + r - self.height], axis=1)
 
     def worst(self, theta: float, length: float) -> Hit:
-        """The deepest run-in of the move (into a blocker or past a board edge)."""
-        d = self.depths(theta, length)
-        b = self.board_depths(theta, length)
+        """The deepest run-in of the move (into a blocker or past a board edge), beyond how
+        deep the model already stood at the start."""
+        d = self.depths(theta, length) - self.allowed
+        b = self.board_depths(theta, length) - self.board_allowed
         best = Hit(-math.inf, "", "")
         if d.size:
             i, j = np.unravel_index(int(np.argmax(d)), d.shape)
