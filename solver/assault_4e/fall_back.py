@@ -16,7 +16,11 @@ import numpy as np
 
 from chargeopt.models import Placement, Result, ResultAction, Scenario, Status, UnsupportedRuleError
 from chargeopt.solver.assault_4e.fall_back_field import FallBackField
-from chargeopt.solver.assault_4e.fall_back_proof import coherent, trapped_proof
+from chargeopt.solver.assault_4e.fall_back_proof import (
+    blocked_headings,
+    coherent,
+    trapped_proof,
+)
 from chargeopt.solver.assault_4e.fall_back_search import CLOSE_ENOUGH_IN, Probe, Search, search
 from chargeopt.solver.core.dice import sum_counts
 from chargeopt.solver.core.tolerances import JSON_DECIMALS, MARGIN_IN
@@ -71,6 +75,10 @@ def _result(scenario: Scenario, field: FallBackField, roll: int, found: Search) 
             return Result(**common, status=Status.UNKNOWN, stats=stats)
         stats["trapped"] = True
         stats["blocking"] = sorted({i for r in found.ruled_out for i in r.hit.ids})
+        stats["blocked_headings"] = blocked_headings(field, found)
+        stats["edge"] = str(scenario.action.table_edge)
+        if field.difficult is not None:
+            stats["halved_to_in"] = roll / 2
         return Result(
             **common,
             status=Status.INFEASIBLE,

@@ -52,6 +52,21 @@ def trapped_proof(field: FallBackField, roll: int, found: Search) -> str:
     )
 
 
+def blocked_headings(field: FallBackField, found: Search) -> list[dict[str, object]]:
+    """The ruled-out sectors merged into ranges of headings (degrees from +x toward +y) with
+    the model and what it runs into (the deepest run-in found in the range)."""
+    return [
+        {
+            "from_deg": round(field.heading_deg(lo), 1),
+            "to_deg": round(field.heading_deg(hi), 1),
+            "model": model,
+            "runs_into": what,
+            "depth_in": round(depth, 3),
+        }
+        for lo, hi, model, what, depth in _ranges(found.ruled_out)
+    ]
+
+
 def _ranges(ruled: list[RuledOut]) -> list[tuple[float, float, str, str, float]]:
     merged: list[list] = []
     for r in sorted(ruled, key=lambda r: r.sector.lo):

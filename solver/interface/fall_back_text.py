@@ -23,7 +23,9 @@ def fall_back_what(result: Result) -> str:
 def summarise_fall_back(result: Result, head: str) -> str:
     """A few lines a player can read at the table, under the headline `head`."""
     lines = [head]
-    if result.proof:
+    if result.stats.get("blocked_headings"):
+        lines += trapped_lines(result)
+    elif result.proof:
         lines.append(f"Proof: {result.proof}")
     if result.trapped_chance is not None:
         lines += chance_lines(result)
@@ -38,6 +40,27 @@ def summarise_fall_back(result: Result, head: str) -> str:
         lines.append(f"The independent checker found {len(result.violations)} violation(s):")
         lines += [f"  - [{v.kind}] {v.message}" for v in result.violations]
     return "\n".join(lines)
+
+
+def trapped_lines(result: Result) -> list[str]:
+    """The proof of Trapped! as ranges of headings, each with what blocks it."""
+    action = result.action
+    assert action is not None
+    half = result.stats.get("halved_to_in")
+    halved = f' (or {half:g}" where difficult terrain halves it)' if half else ""
+    lines = [
+        f'No full fall back of {action.roll}"{halved} in any heading within 90 degrees of '
+        f"straight toward the {result.stats.get('edge', 'own')} edge:"
+    ]
+    lines += [
+        f"  headings {r['from_deg']}-{r['to_deg']} deg: {r['model']} runs into {r['runs_into']}"
+        for r in result.stats["blocked_headings"]
+    ]
+    sectors = result.stats.get("sectors_ruled_out", 0)
+    lines.append(
+        f"Proven for every straight move of the whole unit ({sectors} sectors of headings)"
+    )
+    return lines
 
 
 def move_lines(result: Result) -> list[str]:

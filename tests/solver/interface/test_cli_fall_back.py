@@ -24,12 +24,18 @@ def written(scenario: Scenario, folder: Path, name: str) -> str:
 
 
 def test_solve_says_trapped(tmp_path: Path) -> None:
-    """The headline names the verdict; the proof names what blocks each range of headings."""
+    """The headline names the verdict; each range of headings names what blocks it."""
     out = run("solve", written(against_wall(), tmp_path, "wall.json"))
     assert out.exit_code == 0, out.output
-    first, proof = out.stdout.splitlines()[:2]
-    assert first == 'INFEASIBLE: Trapped! A cannot fall back 7" and is destroyed'
-    assert "impassable 'wall'" in proof and '1" of enemy C1' in proof
+    assert out.stdout.splitlines() == [
+        'INFEASIBLE: Trapped! A cannot fall back 7" and is destroyed',
+        'No full fall back of 7" in any heading within 90 degrees of straight toward the '
+        "bottom edge:",
+        '  headings 0.0-9.0 deg: A3 runs into 1" of enemy D1',
+        "  headings 9.0-171.0 deg: A1 runs into impassable 'wall'",
+        '  headings 171.0-180.0 deg: A1 runs into 1" of enemy C1',
+        "Proven for every straight move of the whole unit (181 sectors of headings)",
+    ]
 
 
 def test_solve_then_check_a_fall_back(tmp_path: Path) -> None:
