@@ -1,7 +1,10 @@
 """Every fall back answer on sampled layouts passes the independent checker, and every
-Trapped! verdict comes with its proof."""
+Trapped! verdict comes with its proof and survives the checker's second opinion: no straight
+move of the whole unit, every 5 degrees, passes the checker."""
 
 from __future__ import annotations
+
+import math
 
 from builders import sampled_layouts
 from fall_back_builders import box, fall_back
@@ -9,7 +12,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from chargeopt.geometry.checker import check_placement
-from chargeopt.models import ScenarioError, Status
+from chargeopt.models import Placement, Scenario, ScenarioError, Status
 from chargeopt.solver import solve
 
 tenths = st.integers(0, 60).map(lambda k: k / 10)
@@ -49,3 +52,22 @@ def test_every_answer_passes_the_checker(scenario) -> None:
         assert check_placement(scenario, result.placements) == []
     if result.status == Status.INFEASIBLE:
         assert result.proof and result.stats["trapped"] is True
+        assert not _straight_moves_the_checker_accepts(scenario)
+
+
+def _straight_moves_the_checker_accepts(scenario: Scenario) -> list[tuple[float, float]]:
+    """(heading, distance) of the straight moves of the whole unit, every 5 degrees within 90
+    of straight back, by the roll or half of it, that the independent checker finds legal."""
+    roll = scenario.action.roll
+    assert roll is not None
+    found = []
+    for heading in range(0, 181, 5):
+        dx, dy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+        for distance in (roll, roll / 2):
+            ends = [
+                Placement(model=m.id, x=m.x + distance * dx, y=m.y + distance * dy)
+                for m in scenario.acting_unit.models
+            ]
+            if not check_placement(scenario, ends):
+                found.append((heading, distance))
+    return found
