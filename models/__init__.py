@@ -27,7 +27,7 @@ from .rank_and_file import (
     is_rank_and_file,
 )
 from .result import Placement, Result, ResultAction, Status, Violation
-from .rulesets import EDITIONS, KNOWN_RULESETS, RuleSet, resolve_ruleset
+from .rulesets import ASSAULT_4E, EDITIONS, KNOWN_RULESETS, RuleSet, resolve_ruleset
 from .scenario import (
     Action,
     ActionKind,
@@ -36,13 +36,16 @@ from .scenario import (
     ObjectiveMarker,
     Owner,
     Scenario,
+    TableEdge,
     Terrain,
     TerrainKind,
     Unit,
+    assault_range_of,
 )
 from .schema import rank_and_file_schema, result_schema, scenario_schema
 
 __all__ = [
+    "ASSAULT_4E",
     "EDITIONS",
     "KNOWN_RULESETS",
     "MM_PER_INCH",
@@ -72,11 +75,13 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "Status",
+    "TableEdge",
     "Terrain",
     "TerrainKind",
     "Unit",
     "UnsupportedRuleError",
     "Violation",
+    "assault_range_of",
     "document_name",
     "is_rank_and_file",
     "load_result",

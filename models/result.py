@@ -101,6 +101,13 @@ class Placement(_Doc):
     wall: str | None = key(
         "The id of the ruin wall its wtc-walls token is on.", example="ruin-1-north", default=None
     )
+    path: tuple[tuple[Coordinate, Coordinate], ...] = key(
+        "The centre's path as [x, y] points from its start to its end (a 40k-assault-4e fall "
+        "back; empty: the straight line).",
+        example=[[10.0, 12.0], [10.0, 19.0]],
+        unit="in",
+        default=(),
+    )
 
 
 class Violation(_Doc):
@@ -181,6 +188,12 @@ class Result(_Doc):
         ge=0,
         le=1,
     )
+    trapped_chance: str | None = key(
+        "40k-assault-4e fall back without a roll: the exact chance, over the dice, that the "
+        "unit is Trapped! and destroyed, as a fraction.",
+        example="7/36",
+        default=None,
+    )
     rolls: tuple[dict[str, Any], ...] = key(
         "The best base contact for each roll from min_roll to 12, and whether each is proven.",
         example=[{"roll": 7, "base_contact": 4, "proven": True}],
@@ -209,6 +222,18 @@ class Result(_Doc):
         "y and facing.",
         example=[{"unit": "A", "x": 10.0, "y": 12.0, "facing": 90.0}],
         default=(),
+    )
+    order: tuple[str, ...] = key(
+        "40k-assault-4e: the order the models moved in, first to last (a charge's first model "
+        "is the one nearest the enemy); replaying it model by model keeps every rule.",
+        example=["A3", "A2", "A4", "A1"],
+        default=(),
+    )
+    fighters: dict[str, tuple[str, ...]] = key(
+        "40k-assault-4e: who fights after the move: `full` (in base contact with an enemy, full "
+        'attacks) and `one_attack` (within 2" of an engaged unit mate).',
+        example={"full": ["A3", "A2"], "one_attack": ["A1"]},
+        default_factory=dict,
     )
     proof: str | None = key(
         "Why no legal placement exists (infeasible only), naming the models, terrain and "

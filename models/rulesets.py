@@ -68,6 +68,9 @@ class RuleSet:
     base_overlap_tolerance_in: float = 1e-6
     wtc_walls: bool = False
     wtc_wall_keywords: frozenset[str] = field(default=WTC_WALL_KEYWORDS)
+    assault_range_in: float | None = None
+    assault_ranges_in: tuple[float, ...] = ()
+    reinforcement_in: float | None = None
 
     def coherency_neighbours(self, unit_size: int) -> int:
         """How many unit mates each model must be within coherency range of."""
@@ -95,7 +98,25 @@ EDITIONS: dict[str, RuleSet] = {
         ruin_movers=RUIN_MOVERS_9E,
     ),
     "40k-10e": RuleSet(ids=("40k-10e",), edition="40k-10e"),
+    "40k-assault-4e": RuleSet(
+        ids=("40k-assault-4e",),
+        edition="40k-assault-4e",
+        engagement_range_in=1.0,
+        coherency_range_in=2.0,
+        coherency_large_unit_from=10_000,
+        fight_support_range_in=2.0,
+        crosses_friendly_bases=False,
+        ruin_movers=frozenset(),
+        assault_range_in=6.0,
+        assault_ranges_in=(6.0, 9.0, 12.0),
+        reinforcement_in=6.0,
+    ),
 }
+ASSAULT_4E = "40k-assault-4e"
+"""The 4th-edition-style assault phase (seed 001): `engagement_range_in` is the 1" no-go from
+enemy units not charged, `coherency_range_in` the 2" chain, `reinforcement_in` the
+reinforcement (pile-in) move, `consolidate_in` the consolidation, `fight_support_range_in`
+the 2" of a one-attack supporter; walls block every model."""
 MODIFIERS: dict[str, tuple[str, ...]] = {"wtc-walls": ("40k-10e",)}
 KNOWN_RULESETS = (*EDITIONS, *MODIFIERS)
 RANK_AND_FILE_EDITIONS = ("t9a-2022", "whfb-6e", "tow")

@@ -59,6 +59,23 @@ class ActionKind(StrEnum):
     PILE_IN = "pile-in"
     CONSOLIDATE = "consolidate"
     HEROIC_INTERVENTION = "heroic-intervention"
+    FALL_BACK = "fall-back"
+
+
+class TableEdge(StrEnum):
+    """A board edge: where a unit falls back to (40k-assault-4e)."""
+
+    TOP = "top"
+    BOTTOM = "bottom"
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def toward(self) -> tuple[float, float]:
+        """The unit vector pointing at this edge (x right, y down)."""
+        return {"top": (0.0, -1.0), "bottom": (0.0, 1.0), "left": (-1.0, 0.0)}.get(
+            self.value, (1.0, 0.0)
+        )
 
 
 class Board(_Frozen):
@@ -248,6 +265,20 @@ class Unit(_Frozen):
         example=["B"],
         default=(),
     )
+    locked_with: tuple[str, ...] = key(
+        "The ids of the enemy units this unit is locked in close combat with (40k-assault-4e: "
+        "its reinforcement move contacts them; empty: every enemy unit one of its models "
+        "touches).",
+        example=["B"],
+        default=(),
+    )
+    assault_range_in: Finite | None = key(
+        "The unit's assault range under 40k-assault-4e: 6 (empty), or 9 or 12 where its special "
+        "rules say so.",
+        example=6.0,
+        unit="in",
+        default=None,
+    )
 
     @field_validator("keywords")
     @classmethod
@@ -299,6 +330,31 @@ class Action(_Frozen):
         "Whether the unit made a charge move this turn (a unit that charged may pile in).",
         example=True,
         default=False,
+    )
+    table_edge: TableEdge | None = key(
+        "The unit's own table edge, which a fall back moves toward (a fall back needs it).",
+        example="bottom",
+        default=None,
+    )
+    fast: bool = key(
+        "Whether the unit falls back 3D6 instead of 2D6 (bikes, jump packs).",
+        example=False,
+        default=False,
+    )
+    fought_by: tuple[str, ...] = key(
+        "The ids of the enemy units that fought the unit this turn (a fall back may come "
+        'within 1" of them).',
+        example=["B"],
+        default=(),
+    )
+    difficult_roll: int | None = key(
+        "40k-assault-4e: the highest of the 2D6 rolled for models moving into, out of or "
+        "through difficult terrain, the farthest such a model may move (empty: they may not).",
+        example=4,
+        unit="in",
+        default=None,
+        ge=1,
+        le=6,
     )
 
     @field_validator("roll", mode="before")
@@ -421,6 +477,15 @@ class Scenario(_Frozen):
                         f"no unit {charged!r}",
                         f"choose one of {ids}",
                     )
+        for ui, unit in enumerate(self.units):
+            for li, locked in enumerate(unit.locked_with):
+                if locked not in units or units[locked].owner == unit.owner:
+                    raise KeyPathError(
+                        f"units[{ui}].locked_with[{li}]",
+                        f"no enemy unit {locked!r}",
+                        "name an enemy unit it is locked with",
+                    )
+            _assault_range_ok(ui, unit, self.rules)
         actor = units[self.action.unit]
         if self.action.kind == ActionKind.CHARGE and not self.action.targets:
             raise KeyPathError(
@@ -440,6 +505,7 @@ class Scenario(_Frozen):
                     "target a unit of the other side",
                 )
         _unique("action.targets", list(self.action.targets), "target")
+        _check_fall_back(self.action, units, actor)
         return self
 
     @cached_property
@@ -464,6 +530,50 @@ class Scenario(_Frozen):
 
     def terrain_by_id(self, terrain_id: str) -> Terrain:
         return next(t for t in self.terrain if t.id == terrain_id)
+
+
+def _check_fall_back(action: Action, units: dict[str, Unit], actor: Unit) -> None:
+    """A fall back names its table edge; the units that fought it are enemy units."""
+    ids = ", ".join(units)
+    if action.kind == ActionKind.FALL_BACK and action.table_edge is None:
+        raise KeyPathError(
+            "action.table_edge",
+            "a fall back needs the unit's own table edge",
+            'add table_edge = "bottom" (top, bottom, left or right)',
+        )
+    for i, fought in enumerate(action.fought_by):
+        if fought not in units:
+            raise KeyPathError(
+                f"action.fought_by[{i}]", f"no unit {fought!r}", f"choose one of {ids}"
+            )
+        if units[fought].owner == actor.owner:
+            raise KeyPathError(
+                f"action.fought_by[{i}]",
+                f"unit {fought!r} is not an enemy of {actor.id!r} (both {actor.owner})",
+                "name enemy units that fought it",
+            )
+
+
+def _assault_range_ok(ui: int, unit: Unit, rules: RuleSet) -> None:
+    """An assault range is one of the ruleset's (6, 9 or 12 under 40k-assault-4e), and only
+    under a ruleset that has one."""
+    if unit.assault_range_in is None:
+        return
+    where = f"units[{ui}].assault_range_in"
+    if not rules.assault_ranges_in:
+        raise KeyPathError(where, f"{rules.edition} has no assault range", "remove it")
+    if unit.assault_range_in not in rules.assault_ranges_in:
+        choices = ", ".join(f"{r:g}" for r in rules.assault_ranges_in)
+        raise KeyPathError(
+            where, f"an assault range is {choices}, not {unit.assault_range_in:g}", "choose one"
+        )
+
+
+def assault_range_of(unit: Unit, rules: RuleSet) -> float:
+    """How far each model of the unit may move in a charge under 40k-assault-4e."""
+    if unit.assault_range_in is not None:
+        return unit.assault_range_in
+    return rules.assault_range_in or 0.0
 
 
 def _unique(key: str, values: list[str], what: str) -> None:

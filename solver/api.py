@@ -16,6 +16,10 @@ from chargeopt.models import (
     Scenario,
     UnsupportedRuleError,
 )
+from chargeopt.solver.assault_4e.charge import solve_assault_charge
+from chargeopt.solver.assault_4e.consolidate import solve_assault_consolidate
+from chargeopt.solver.assault_4e.fall_back import solve_fall_back
+from chargeopt.solver.assault_4e.reinforce import solve_reinforcement
 from chargeopt.solver.core import clock
 from chargeopt.solver.forty_k.charge import solve_charge
 from chargeopt.solver.forty_k.consolidate import solve_consolidate
@@ -47,6 +51,10 @@ SOLVERS: dict[tuple[ActionKind, str], Solver] = {
     (ActionKind.CHARGE, "t9a-2022"): solve_t9a_charge,
     (ActionKind.CHARGE, "whfb-6e"): solve_wheel_charge,
     (ActionKind.CHARGE, "tow"): solve_wheel_charge,
+    (ActionKind.CHARGE, "40k-assault-4e"): solve_assault_charge,
+    (ActionKind.PILE_IN, "40k-assault-4e"): solve_reinforcement,
+    (ActionKind.CONSOLIDATE, "40k-assault-4e"): solve_assault_consolidate,
+    (ActionKind.FALL_BACK, "40k-assault-4e"): solve_fall_back,
 }
 """(move kind, rule family) -> its solver: the one table a new rule family adds its rows to.
 The rule family is the ruleset's edition, or the modifier whose moves replace the edition's

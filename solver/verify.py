@@ -20,7 +20,9 @@ def verified(scenario: Scenario | RankAndFileScenario, result: Result) -> Result
 
         violations = check_blocks(scenario, result, roll=result.action.roll)
     else:
-        violations = check_placement(scenario, result.placements, roll=result.action.roll)
+        violations = check_placement(
+            scenario, result.placements, roll=result.action.roll, order=result.order
+        )
     if not violations:
         return result
     stats = {**result.stats, "checker_rejected": True}

@@ -20,6 +20,14 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from chargeopt.geometry.checker.assault_4e import (
+    ASSAULT_4E_KINDS,
+    charge_move_violations,
+    consolidation_violations,
+    order_violations,
+    reinforcement_violations,
+    target_contact_violations,
+)
 from chargeopt.geometry.checker.charge import (
     closer_violations,
     non_target_engagements,
@@ -29,6 +37,7 @@ from chargeopt.geometry.checker.charge import (
 from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS, close_move_violations
 from chargeopt.geometry.checker.close_state import close_move_state
 from chargeopt.geometry.checker.coherency import coherency_violations
+from chargeopt.geometry.checker.fall_back import FALL_BACK_KINDS, check_fall_back
 from chargeopt.geometry.checker.move import move_violations
 from chargeopt.geometry.checker.tokens import TOKEN_KINDS, with_tokens
 from chargeopt.geometry.checker.tokens_close import CLOSE_TOKEN_KINDS, close_token_violations
@@ -50,6 +59,7 @@ from chargeopt.geometry.pose import (
 )
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import (
+    ASSAULT_4E,
     ActionKind,
     Placement,
     Scenario,
@@ -77,6 +87,8 @@ VIOLATION_KINDS = (
     *TOKEN_KINDS,
     *CLOSE_TOKEN_KINDS,
     *CLOSE_MOVE_KINDS,
+    *FALL_BACK_KINDS,
+    *ASSAULT_4E_KINDS,
 )
 HEIGHT_IN = 1e-6
 
@@ -90,15 +102,25 @@ def check_placement(
     file: str = "<scenario>",
     token_witnesses: bool = True,
     precision_in: float = 0.0,
+    order: Sequence[str] = (),
 ) -> list[Violation]:
     """Every rule the placement of the acting unit breaks (empty if it is legal). The roll is
     the argument, else the scenario's; `file` names the scenario in errors. Under wtc-walls,
     `token_witnesses` searches for normal positions a token model could have taken. A pile
     in, consolidation or heroic intervention needs no roll. `precision_in`: the positions are
-    measured to it (see the module docstring; 0 is exact)."""
+    measured to it (see the module docstring; 0 is exact). A 40k-assault-4e charge is judged
+    in its `order` of moves."""
     if precision_in < 0:
         raise ValueError(f"precision_in must be at least 0, not {precision_in}")
     action = scenario.action
+    if action.kind == ActionKind.FALL_BACK:
+        found, chosen = _roster(scenario, placements)
+        fall_roll = action.roll if roll is None else roll
+        return found + check_fall_back(
+            scenario, chosen, fall_roll, file=file, precision_in=precision_in
+        )
+    if scenario.rules.edition == ASSAULT_4E:
+        return _check_assault_4e(scenario, placements, battlefield, precision_in, order)
     if action.kind != ActionKind.CHARGE:
         return _check_close_move(scenario, placements, battlefield, token_witnesses, precision_in)
     roll = action.roll if roll is None else roll
@@ -175,6 +197,34 @@ def _check_close_move(
             )
 
         found += close_token_violations(move, legal if token_witnesses else None)
+    return found
+
+
+def _check_assault_4e(
+    scenario: Scenario,
+    placements: Sequence[Placement],
+    battlefield: Battlefield | None,
+    precision_in: float,
+    order: Sequence[str],
+) -> list[Violation]:
+    """A 40k-assault-4e move: where models end (board, terrain, overlaps, claimed contacts),
+    coherency, then the move's own rules (`assault_4e`)."""
+    found, chosen = _roster(scenario, placements)
+    field = battlefield or Battlefield.from_scenario(scenario)
+    move = MoveState(scenario, field, 0, chosen, precision_in)
+    pose, _ = _pose(move)
+    overlaps, _ = _overlaps(move)
+    found += pose + overlaps + list(coherency_violations(move)) + list(_false_contacts(move))
+    kind = scenario.action.kind
+    if kind == ActionKind.CHARGE:
+        found += charge_move_violations(move)
+        found += target_contact_violations(move)
+        found += non_target_violations(move, non_target_engagements(move))
+        found += order_violations(move, order)
+    elif kind == ActionKind.PILE_IN:
+        found += reinforcement_violations(move)
+    elif kind == ActionKind.CONSOLIDATE:
+        found += consolidation_violations(move)
     return found
 
 

@@ -106,7 +106,9 @@ def run_task(task: Task) -> Outcome:
 
                 violations = check_blocks(scenario, result, roll=roll)
             else:
-                violations = check_placement(scenario, result.placements, roll=roll)
+                violations = check_placement(
+                    scenario, result.placements, roll=roll, order=result.order
+                )
         except Exception as exc:
             out.update(verified=False, failure=True, error=f"checker raised {exc!r}")
             return out

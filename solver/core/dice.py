@@ -20,3 +20,12 @@ def chance_with_reroll(target: int, dice: int = 2) -> Fraction:
     """Chance of at least `target` when a failed roll may be re-rolled once (all dice)."""
     p = chance_at_least(target, dice)
     return 1 - (1 - p) ** 2
+
+
+@cache
+def sum_counts(dice: int = 2) -> dict[int, int]:
+    """How many of the 6**dice equally likely throws of `dice` D6 give each total."""
+    counts: dict[int, int] = {}
+    for throw in product(range(1, 7), repeat=dice):
+        counts[sum(throw)] = counts.get(sum(throw), 0) + 1
+    return counts

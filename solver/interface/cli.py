@@ -354,6 +354,7 @@ def check(
         roll=chosen_roll,
         file=document_name(scenario_file),
         precision_in=precision or 0.0,
+        order=result.order,
     )
     unmoved = unmoved_models(scenario, result.placements)
     if as_json:

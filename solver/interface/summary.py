@@ -17,6 +17,9 @@ STATUS_NOTE = {
     (Status.OPTIMAL, "candidates"): "proven best over the solver's candidate positions",
     (Status.FEASIBLE, "continuous"): "legal; not proven best",
     (Status.FEASIBLE, "candidates"): "legal; not proven best anywhere on the table",
+    (Status.OPTIMAL, "straight moves"): "proven best among straight moves of the whole unit",
+    (Status.FEASIBLE, "straight moves"): "legal; not proven best",
+    (Status.OPTIMAL, "dice"): "every roll's verdict proven",
 }
 """What a status promises, by the scope of its bound (`stats.bound_scope`)."""
 DEFAULT_CHARGE_DICE = 2
@@ -55,6 +58,10 @@ def headline(result: Result) -> str:
     roll = f" with a roll of {action.roll}" if action.roll is not None else ""
     if action.kind in CLOSE_MOVE_VERBS:
         what = f"{action.unit} {CLOSE_MOVE_VERBS[action.kind]}"
+    elif action.kind == "fall-back":
+        from chargeopt.solver.interface.fall_back_text import fall_back_what
+
+        what = fall_back_what(result)
     elif action.kind != "charge":
         what = f"{action.kind} by {action.unit}{roll}"
     elif status == Status.INFEASIBLE:
@@ -221,6 +228,10 @@ def summarise_result(result: Result) -> str:
         from chargeopt.solver.interface.ruling_text import summarise_blocks
 
         return summarise_blocks(result)
+    if result.action is not None and result.action.kind == "fall-back":
+        from chargeopt.solver.interface.fall_back_text import summarise_fall_back
+
+        return summarise_fall_back(result, headline(result))
     solved = result.status in (Status.OPTIMAL, Status.FEASIBLE) or bool(result.violations)
     lines = [headline(result)]
     cut = result.stats.get("cut_short")

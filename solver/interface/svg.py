@@ -31,6 +31,7 @@ from chargeopt.models import (
     Status,
     TerrainKind,
 )
+from chargeopt.solver.interface.fall_back_svg import fall_back_legend, fall_back_overlay
 from chargeopt.solver.interface.summary import (
     charge_dice,
     first_sentence,
@@ -241,6 +242,10 @@ def caption_lines(scenario: Scenario, result: Result | None) -> list[str]:
     if result is None:
         return [f"{scenario.action.kind.value} by {scenario.action.unit} (not solved)"]
     lines = [headline(result)]
+    if result.action is not None and result.action.kind == "fall-back":
+        from chargeopt.solver.interface.fall_back_text import caption_words
+
+        return lines + caption_words(result)
     lines += outcome_lines(result)
     if result.proof:
         lines.append(f"Proof: {first_sentence(result.proof)}")
@@ -442,7 +447,8 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
         for piece in _wrap(line, text_w):
             caption.append(f'<text class="caption" x="0" y="{y:.1f}">{escape(piece)}</text>')
             y += LINE_PX
-    legend, legend_h = _legend(_legend_items(scenario, placed, shown_roll), y, text_w)
+    items = [*_legend_items(scenario, placed, shown_roll), *fall_back_legend(scenario, result)]
+    legend, legend_h = _legend(items, y, text_w)
     height = board_h + 2 * MARGIN + 14 + y + legend_h
 
     table = [
@@ -450,6 +456,7 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
         *_grid(scenario.board.width, scenario.board.height),
         *reach,
         *_terrain(battlefield),
+        *fall_back_overlay(scenario, result),
         *(part for part in _models(scenario, placed) if part),
     ]
     out = [

@@ -11,6 +11,9 @@ from chargeopt.models import EDITIONS, KNOWN_RULESETS, UnsupportedRuleError, res
 SIZES = (1, 2, 5, 6, 7, 10)
 
 
+EDITION_IDS = "40k-9e, 40k-10e, 40k-assault-4e"
+
+
 @pytest.mark.parametrize(
     ("edition", "neighbours"),
     [("40k-9e", (0, 1, 1, 2, 2, 2)), ("40k-10e", (0, 1, 1, 1, 2, 2))],
@@ -52,16 +55,16 @@ def test_wtc_walls_changes_only_the_switch() -> None:
     [
         (
             ("kow-3e",),
-            "unsupported ruleset 'kow-3e'; choose from 40k-9e, 40k-10e, wtc-walls, "
-            "or t9a-2022, whfb-6e, tow for rank-and-file blocks",
+            "unsupported ruleset 'kow-3e'; choose from 40k-9e, 40k-10e, 40k-assault-4e, "
+            "wtc-walls, or t9a-2022, whfb-6e, tow for rank-and-file blocks",
         ),
         (
             ("t9a-2022",),
             "'t9a-2022' is a rank-and-file ruleset: its units are blocks (files, ranks, a "
             "rectangular base), read from a file as a rank-and-file scenario",
         ),
-        (("40k-10e", "40k-9e"), "name exactly one edition (40k-9e, 40k-10e), got 2"),
-        (("wtc-walls",), "name exactly one edition (40k-9e, 40k-10e), got 0"),
+        (("40k-10e", "40k-9e"), f"name exactly one edition ({EDITION_IDS}), got 2"),
+        (("wtc-walls",), f"name exactly one edition ({EDITION_IDS}), got 0"),
         (
             ("40k-9e", "wtc-walls"),
             "'wtc-walls' applies on top of 40k-10e, not '40k-9e'; "
@@ -77,7 +80,7 @@ def test_resolve_ruleset_errors(ids: tuple[str, ...], message: str) -> None:
 
 def test_edition_numbers() -> None:
     """The table in RULES.md: ER 1"/5", coherency 2"/5", 12" declaration, 2D6, 3" pile in."""
-    for rules in EDITIONS.values():
+    for rules in (EDITIONS["40k-9e"], EDITIONS["40k-10e"]):
         assert (rules.engagement_range_in, rules.engagement_vertical_in) == (1.0, 5.0)
         assert (rules.coherency_range_in, rules.coherency_vertical_in) == (2.0, 5.0)
         assert rules.charge_declaration_range_in == 12.0
@@ -106,4 +109,16 @@ def test_upper_floors_take_infantry_beasts_and_fly() -> None:
 
 def test_known_rulesets() -> None:
     """The ids a scenario may name, in the order messages list them."""
-    assert KNOWN_RULESETS == ("40k-9e", "40k-10e", "wtc-walls")
+    assert KNOWN_RULESETS == ("40k-9e", "40k-10e", "40k-assault-4e", "wtc-walls")
+
+
+def test_assault_4e_numbers() -> None:
+    """Seed 001: 6" assault (9" or 12" by unit), 1" no-go, 2" chain, 6" reinforcement, 3"
+    consolidation, one attack within 2" of an engaged friend."""
+    rules = EDITIONS["40k-assault-4e"]
+    assert (rules.assault_range_in, rules.assault_ranges_in) == (6.0, (6.0, 9.0, 12.0))
+    assert (rules.engagement_range_in, rules.coherency_range_in) == (1.0, 2.0)
+    assert (rules.reinforcement_in, rules.consolidate_in) == (6.0, 3.0)
+    assert rules.fight_support_range_in == 2.0
+    assert rules.coherency_neighbours(30) == 1
+    assert not rules.crosses_friendly_bases

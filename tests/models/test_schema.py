@@ -104,6 +104,7 @@ def test_closed_sets_are_enums() -> None:
         "pile-in",
         "consolidate",
         "heroic-intervention",
+        "fall-back",
     ]
     assert _enum_at(scenario, "terrain", "[]", "kind") == [
         "wall",

@@ -10,6 +10,7 @@ import pytest
 
 from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement, summarise, unmoved_models
 from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS
+from chargeopt.geometry.checker.fall_back import FALL_BACK_KINDS
 from chargeopt.geometry.checker.tokens import TOKEN_KINDS
 from chargeopt.geometry.checker.tokens_close import CLOSE_TOKEN_KINDS
 from chargeopt.models import (
@@ -542,7 +543,8 @@ def test_every_kind_is_exercised() -> None:
     """The list of kinds the checker documents is the list the tests above cover."""
     close_moves = set(CLOSE_MOVE_KINDS)  # covered in test_checker_close_moves.py
     tokens = set(TOKEN_KINDS) | set(CLOSE_TOKEN_KINDS)  # covered in tests/solver/test_wtc_*
-    assert set(VIOLATION_KINDS) - close_moves - tokens == {
+    fall_back = set(FALL_BACK_KINDS)  # covered in test_checker_fall_back.py
+    assert set(VIOLATION_KINDS) - close_moves - tokens - fall_back == {
         "unknown_model",
         "duplicate_model",
         "off_board",

@@ -1,0 +1,282 @@
+"""The seed's charge as a sequence of single-model moves: each model's category at its step
+(1 contacts an enemy model not yet engaged, 2 contacts only engaged ones, 3 ends within 2" of
+an engaged unit mate, 4 only within 2" of a moved one), the best category it could have taken
+instead, an order of moves for a placement, and the literal model-by-model greedy.
+
+Spots a model may take are the candidates plus dense rings (`RING_STEP_DEG`) in base contact
+with each target model and, while a step is judged, 1" off each moved unit mate; every spot
+keeps the candidates' margins (`MARGIN_IN` off the 1" no-go and other bases, `PAIR_MARGIN_IN`
+inside the 2" chain, `ROLL_MARGIN_IN` inside the assault range)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from chargeopt.geometry import Battlefield, Footprint
+from chargeopt.geometry.assault_moves import assault_lengths
+from chargeopt.geometry.distance_matrix import edge_distances
+from chargeopt.models import RoundBase, Scenario, Unit, assault_range_of
+from chargeopt.solver.core.candidates import Candidates, surroundings
+from chargeopt.solver.core.tolerances import (
+    APART_IN,
+    CONTACT_GAP_IN,
+    JSON_DECIMALS,
+    MARGIN_IN,
+    PAIR_KEPT_IN,
+    ROLL_MARGIN_IN,
+)
+
+RING_STEP_DEG = 1.0
+"""Angular step of the dense contact rings the steps are judged on (the checker's witnesses
+lie on multiples of this step)."""
+FRIEND_GAP_IN = 1.0
+"""The edge gap of the ring of spots around a moved unit mate, mid-way in the 2" chain."""
+NO_SPOT = 5
+"""The category of a model with no legal spot at its step (the chain is broken)."""
+
+
+@dataclass
+class Spots:
+    """One model's spots: x, y, move length, and the target models each touches."""
+
+    x: np.ndarray
+    y: np.ndarray
+    moved: np.ndarray
+    touches: list[tuple[str, ...]]
+
+
+@dataclass
+class Charge:
+    """Everything a step needs: the unit, its range, the targets, the static spots per model."""
+
+    scenario: Scenario
+    battlefield: Battlefield
+    unit: Unit
+    range_in: float
+    target_ids: list[tuple[str, str]]
+    targets: list[Footprint]
+    non_targets: list[Footprint]
+    spots: dict[str, Spots] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, scenario: Scenario, battlefield: Battlefield, c: Candidates) -> Charge:
+        around = surroundings(scenario)
+        unit = scenario.acting_unit
+        charge = cls(
+            scenario,
+            battlefield,
+            unit,
+            assault_range_of(unit, scenario.rules),
+            list(around.target_ids),
+            list(around.targets),
+            list(around.non_target_enemies),
+        )
+        for m in unit.models:
+            charge.spots[m.id] = charge._static_spots(m.id, c)
+        return charge
+
+    def start(self, model_id: str) -> Footprint:
+        m = next(m for m in self.unit.models if m.id == model_id)
+        return Footprint(self.unit.base_of(m), m.x, m.y, m.z, m.facing)
+
+    def lengths(self, model_id: str, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Assault move lengths to (xs, ys), inf where not allowed (ROLL_MARGIN_IN kept)."""
+        avoid = [u for u, _ in self._non_target_units()]
+        out = assault_lengths(
+            self.scenario,
+            self.battlefield,
+            model_id,
+            xs,
+            ys,
+            0.0,
+            range_in=self.range_in,
+            difficult_roll=self.scenario.action.difficult_roll,
+            avoid_units=sorted(set(avoid)),
+            margin_in=ROLL_MARGIN_IN,
+        )
+        return out
+
+    def _non_target_units(self) -> list[tuple[str, str]]:
+        targets = set(self.scenario.action.targets)
+        return [
+            (u.id, m.id)
+            for u in self.scenario.enemies_of(self.unit)
+            if u.id not in targets
+            for m in u.models
+        ]
+
+    def _static_spots(self, model_id: str, c: Candidates) -> Spots:
+        """Candidates the model reaches, plus the dense contact rings, filtered for the board,
+        terrain, other units' bases and the 1" no-go (by the path lengths) with margins."""
+        start = self.start(model_id)
+        own = np.flatnonzero(np.isfinite(c.reach[model_id]))
+        xs, ys, moved = c.x[own], c.y[own], c.reach[model_id][own]
+        if isinstance(start.base, RoundBase):
+            rx, ry = self._rings(start.base.radius_in)
+            rm = self.lengths(model_id, rx, ry)
+            ok = np.isfinite(rm) & self._clear(start, rx, ry)
+            xs, ys, moved = (
+                np.concatenate([xs, rx[ok]]),
+                np.concatenate([ys, ry[ok]]),
+                np.concatenate([moved, rm[ok]]),
+            )
+        return Spots(xs, ys, moved, self.touching(start, xs, ys))
+
+    def _rings(self, radius_in: float) -> tuple[np.ndarray, np.ndarray]:
+        angles = np.radians(np.arange(0.0, 360.0, RING_STEP_DEG))
+        xs, ys = [], []
+        for t in self.targets:
+            if not t.is_round:
+                continue
+            d = radius_in + t.radius_in + CONTACT_GAP_IN
+            xs.append(np.round(t.x + d * np.cos(angles), JSON_DECIMALS))
+            ys.append(np.round(t.y + d * np.sin(angles), JSON_DECIMALS))
+        if not xs:
+            return np.empty(0), np.empty(0)
+        return np.concatenate(xs), np.concatenate(ys)
+
+    def _clear(self, start: Footprint, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Board edge, other bases and the 1" no-go kept with the candidates' margins."""
+        r = start.base.circumradius_in + MARGIN_IN
+        bf = self.battlefield
+        ok = (xs >= r) & (xs <= bf.width - r) & (ys >= r) & (ys <= bf.height - r)
+        others = [
+            Footprint(u.base_of(m), m.x, m.y, m.z, m.facing)
+            for u in self.scenario.units
+            if u.id != self.unit.id
+            for m in u.models
+        ]
+        facing = np.full(len(xs), start.facing)
+        if others:
+            ok &= (edge_distances(start.base, xs, ys, facing, others) >= APART_IN / 2).all(axis=1)
+        if self.non_targets:
+            gaps = edge_distances(start.base, xs, ys, facing, self.non_targets)
+            ok &= (gaps > self.scenario.rules.engagement_range_in + MARGIN_IN).all(axis=1)
+        return ok
+
+    def touching(self, start: Footprint, xs: np.ndarray, ys: np.ndarray) -> list[tuple[str, ...]]:
+        """The target models a base at each spot is in base contact with."""
+        if not self.targets or len(xs) == 0:
+            return [()] * len(xs)
+        gaps = edge_distances(start.base, xs, ys, np.full(len(xs), start.facing), self.targets)
+        tol = self.scenario.rules.base_contact_tolerance_in - 0.001
+        return [tuple(self.target_ids[j][1] for j in np.flatnonzero(row <= tol)) for row in gaps]
+
+
+@dataclass
+class State:
+    """The table during the charge: where moved models ended, which enemy models are engaged."""
+
+    ends: dict[str, tuple[float, float, tuple[str, ...]]] = field(default_factory=dict)
+
+    @property
+    def engaged(self) -> set[str]:
+        return {e for _, _, touches in self.ends.values() for e in touches}
+
+
+def category(touches: tuple[str, ...], near_engaged: bool, engaged: set[str]) -> int:
+    """The seed's preference at a step: 1 a new enemy, 2 an engaged one, 3 near an engaged
+    friend, 4 near a moved friend."""
+    if any(e not in engaged for e in touches):
+        return 1
+    if touches:
+        return 2
+    return 3 if near_engaged else 4
+
+
+def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray, Spots]:
+    """Every spot the model may take now, with its category (NO_SPOT where it may not):
+    clear of moved models' ends and unmoved models' starts, within 2" of a moved model."""
+    start = charge.start(model_id)
+    sp = _with_friend_rings(charge, state, model_id, charge.spots[model_id])
+    n = len(sp.x)
+    cats = np.full(n, NO_SPOT)
+    if n == 0:
+        return cats, sp
+    facing = np.full(n, start.facing)
+    moved_fp = [_end_fp(charge, mid, state) for mid in state.ends]
+    still = [
+        charge.start(m.id)
+        for m in charge.unit.models
+        if m.id not in state.ends and m.id != model_id
+    ]
+    ok = np.ones(n, bool)
+    if still:
+        ok &= (edge_distances(start.base, sp.x, sp.y, facing, still) >= APART_IN / 2).all(axis=1)
+    if not moved_fp:
+        return cats, sp
+    gaps = edge_distances(start.base, sp.x, sp.y, facing, moved_fp)
+    ok &= (gaps >= APART_IN / 2).all(axis=1)
+    limit = charge.scenario.rules.coherency_range_in - PAIR_KEPT_IN
+    chained = (gaps <= limit).any(axis=1)
+    support = charge.scenario.rules.fight_support_range_in or 0.0
+    engaged_mates = np.array([bool(state.ends[mid][2]) for mid in state.ends])
+    near_engaged = (gaps[:, engaged_mates] <= support - PAIR_KEPT_IN).any(axis=1)
+    engaged = state.engaged
+    for i in np.flatnonzero(ok & chained):
+        cats[i] = category(sp.touches[i], bool(near_engaged[i]), engaged)
+    return cats, sp
+
+
+def _with_friend_rings(charge: Charge, state: State, model_id: str, sp: Spots) -> Spots:
+    """The static spots plus a ring 1" off each moved engaged unit mate (where a model that
+    touches no enemy would stand to support)."""
+    start = charge.start(model_id)
+    if not isinstance(start.base, RoundBase) or not state.ends:
+        return sp
+    angles = np.radians(np.arange(0.0, 360.0, RING_STEP_DEG))
+    rx, ry = [], []
+    for mid, (x, y, touches) in state.ends.items():
+        if not touches:
+            continue
+        fp = _end_fp(charge, mid, state)
+        if not fp.is_round:
+            continue
+        d = start.base.radius_in + fp.radius_in + FRIEND_GAP_IN
+        rx.append(np.round(x + d * np.cos(angles), JSON_DECIMALS))
+        ry.append(np.round(y + d * np.sin(angles), JSON_DECIMALS))
+    if not rx:
+        return sp
+    xs, ys = np.concatenate(rx), np.concatenate(ry)
+    moved = charge.lengths(model_id, xs, ys)
+    ok = np.isfinite(moved) & charge._clear(start, xs, ys)
+    xs, ys, moved = xs[ok], ys[ok], moved[ok]
+    return Spots(
+        np.concatenate([sp.x, xs]),
+        np.concatenate([sp.y, ys]),
+        np.concatenate([sp.moved, moved]),
+        [*sp.touches, *charge.touching(start, xs, ys)],
+    )
+
+
+def _end_fp(charge: Charge, model_id: str, state: State) -> Footprint:
+    start = charge.start(model_id)
+    x, y, _ = state.ends[model_id]
+    return Footprint(start.base, x, y, start.z, start.facing)
+
+
+def first_model(charge: Charge) -> tuple[str, str]:
+    """The model nearest the primary target (the first target named) and the target model
+    nearest it, by edge distance; ties go to the first in the scenario's order."""
+    primary = charge.scenario.action.targets[0]
+    foes = [(mid, fp) for (uid, mid), fp in zip(charge.target_ids, charge.targets, strict=True)]
+    foes = [
+        (mid, fp)
+        for (uid, _), (mid, fp) in zip(charge.target_ids, foes, strict=True)
+        if uid == primary
+    ]
+    best: tuple[float, str, str] | None = None
+    for m in charge.unit.models:
+        fp = charge.start(m.id)
+        for mid, foe in foes:
+            d = float(
+                edge_distances(
+                    fp.base, np.array([fp.x]), np.array([fp.y]), np.array([fp.facing]), [foe]
+                )[0, 0]
+            )
+            if best is None or d < best[0] - 1e-9:
+                best = (d, m.id, mid)
+    assert best is not None
+    return best[1], best[2]

@@ -1,0 +1,80 @@
+"""Fall back and Trapped! (40k-assault-4e): verdicts, distances and chances worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from fall_back_builders import R, against_wall, before_difficult, pocket
+
+from chargeopt.geometry.checker import check_placement
+from chargeopt.models import Status
+from chargeopt.solver import solve
+
+
+def test_trapped_by_wall_and_enemies() -> None:
+    """Wall behind, C1 and D1 1" zones on the flanks: every heading is blocked."""
+    result = solve(against_wall())
+    assert result.status == Status.INFEASIBLE
+    assert result.placements == ()
+    assert result.stats["trapped"] is True
+    assert set(result.stats["blocking"]) == {"wall", "C1", "D1"}
+    assert "every straight move of the whole unit" in (result.proof or "")
+
+
+def test_escapes_when_the_flank_enemy_fought_it() -> None:
+    """With C among the units that fought it, the unit slides left along the wall; no move can
+    get closer to the edge than the wall's 1 - R = 0.37" gap."""
+    scenario = against_wall(fought_by=("B", "C"))
+    result = solve(scenario)
+    assert result.status == Status.OPTIMAL
+    assert result.bound["progress_in"] == pytest.approx(11.0 - 10.0 - R, abs=0.001)
+    assert result.objective["progress_in"] >= 0.37 - 0.012
+    assert all(p.moved == pytest.approx(7.0, abs=0.001) for p in result.placements)
+    assert all(p.x < 13.0 for p in result.placements)
+    assert check_placement(scenario, result.placements) == []
+
+
+def test_just_escapes_straight_back() -> None:
+    """Roll 7: straight back ends 2.275" from C1, centre to centre, 0.015" outside its 1"."""
+    result = solve(pocket(roll=7))
+    assert result.status == Status.OPTIMAL
+    (a1,) = result.placements
+    assert (a1.x, a1.y) == (10.0, 17.0)
+    assert math.hypot(a1.x - 10.0, a1.y - 19.275) - 2 * R - 1.0 == pytest.approx(0.0152, abs=1e-4)
+
+
+def test_one_inch_more_is_trapped() -> None:
+    """Roll 8 runs into C1's 1"; the blocks 0.02" either side leave no other heading."""
+    result = solve(pocket(roll=8))
+    assert result.status == Status.INFEASIBLE
+    assert set(result.stats["blocking"]) <= {"C1", "left", "right"}
+
+
+@pytest.mark.parametrize(
+    ("roll", "moved", "halved"), [(8, 4.0, True), (4, 4.0, False), (3, 3.0, False)]
+)
+def test_difficult_terrain_halves_the_roll(roll: int, moved: float, halved: bool) -> None:
+    """Difficult ground 5" behind: a roll of 8 would enter it, so the unit moves 4"; a roll of
+    4 stops short of it and moves the full 4"."""
+    result = solve(before_difficult(roll))
+    assert result.status == Status.OPTIMAL
+    (a1,) = result.placements
+    assert (a1.x, a1.y, a1.moved) == (10.0, 10.0 + moved, moved)
+    assert result.stats["halved"] is halved
+
+
+@pytest.mark.parametrize(("fast", "chance"), [(False, "5/12"), (True, "181/216")])
+def test_trapped_chance_is_exact(fast: bool, chance: str) -> None:
+    """Trapped on 8 or more: 15/36 on 2D6, 1 - 35/216 on 3D6."""
+    result = solve(pocket(roll=None, fast=fast))
+    assert result.status == Status.OPTIMAL
+    assert result.trapped_chance == chance
+    trapped = [r["roll"] for r in result.rolls if r["trapped"]]
+    assert trapped == list(range(8, 6 * (3 if fast else 2) + 1))
+
+
+def test_trapped_chance_against_wall() -> None:
+    """Only a roll of 2 slides A1 clear of C1's 1" (2.5" apart, centre to centre): 35/36."""
+    result = solve(against_wall(roll=None))
+    assert result.trapped_chance == "35/36"

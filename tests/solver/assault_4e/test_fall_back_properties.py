@@ -1,0 +1,73 @@
+"""Every fall back answer on sampled layouts passes the independent checker, and every
+Trapped! verdict comes with its proof and survives the checker's second opinion: no straight
+move of the whole unit, every 5 degrees, passes the checker."""
+
+from __future__ import annotations
+
+import math
+
+from builders import sampled_layouts
+from fall_back_builders import box, fall_back
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from chargeopt.geometry.checker import check_placement
+from chargeopt.models import Placement, Scenario, ScenarioError, Status
+from chargeopt.solver import solve
+
+tenths = st.integers(0, 60).map(lambda k: k / 10)
+
+
+@st.composite
+def layouts(draw: st.DrawFn):
+    """1-3 marines in a row near the middle, 1-4 enemy models around them (some fought it),
+    and an impassable block behind them half the time."""
+    count = draw(st.integers(1, 3))
+    x0, y0 = 10.0 + draw(tenths), 8.0 + draw(tenths) / 2
+    attackers = [(x0 + 1.5 * i, y0) for i in range(count)]
+    enemies = {
+        f"E{k}": [(x0 - 4 + 2 * draw(tenths), y0 - 3 + draw(tenths))]
+        for k in range(draw(st.integers(1, 4)))
+    }
+    fought = tuple(u for u in enemies if draw(st.booleans()))
+    terrain = []
+    if draw(st.booleans()):
+        top = y0 + 1.0 + draw(tenths) / 2
+        terrain.append(box(x0 - 6 + draw(tenths), top, x0 + 4 + draw(tenths), top + 1.0, "block"))
+    roll = draw(st.integers(2, 12))
+    return fall_back(attackers, enemies, roll=roll, fought_by=fought, terrain=terrain)
+
+
+@sampled_layouts(25)
+@given(layouts())
+def test_every_answer_passes_the_checker(scenario) -> None:
+    """A legal answer has no violations; a Trapped! verdict has a proof."""
+    try:
+        result = solve(scenario, time_limit=5.0)
+    except ScenarioError:
+        assume(False)
+        return
+    assert not result.stats.get("checker_rejected")
+    if result.status in (Status.OPTIMAL, Status.FEASIBLE):
+        assert check_placement(scenario, result.placements) == []
+    if result.status == Status.INFEASIBLE:
+        assert result.proof and result.stats["trapped"] is True
+        assert not _straight_moves_the_checker_accepts(scenario)
+
+
+def _straight_moves_the_checker_accepts(scenario: Scenario) -> list[tuple[float, float]]:
+    """(heading, distance) of the straight moves of the whole unit, every 5 degrees within 90
+    of straight back, by the roll or half of it, that the independent checker finds legal."""
+    roll = scenario.action.roll
+    assert roll is not None
+    found = []
+    for heading in range(0, 181, 5):
+        dx, dy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+        for distance in (roll, roll / 2):
+            ends = [
+                Placement(model=m.id, x=m.x + distance * dx, y=m.y + distance * dy)
+                for m in scenario.acting_unit.models
+            ]
+            if not check_placement(scenario, ends):
+                found.append((heading, distance))
+    return found
