@@ -81,7 +81,7 @@ def _avoiding(base_map: ObstacleMap, difficult: Iterable[object]) -> ObstacleMap
     """The same obstacles plus every difficult area grown by the mover's clearance."""
     r = base_map.mover.clearance_in
     extra = [grown_obstacle(p.id, p.shape, r) for p in difficult]
-    x0, y0, x1, y1 = base_map.bounds
+    _, _, x1, y1 = base_map.bounds
     return ObstacleMap(base_map.mover, x1 + r, y1 + r, [*base_map.obstacles, *extra])
 
 

@@ -17,62 +17,152 @@ from chargeopt.geometry.assault_moves import assault_lengths
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.models import Result, Scenario, Status, assault_range_of
 from chargeopt.solver.assault_4e.answer import answer, no_answer
-from chargeopt.solver.assault_4e.order import End, greedy_from, judged, replay_order
+from chargeopt.solver.assault_4e.order import (
+    End,
+    first_spot,
+    greedy_from,
+    judged,
+    replay_order,
+    values,
+)
 from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, first_model
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core.coherency_constraints import add_coherency, neighbours
 from chargeopt.solver.core.cpsat_blocks import add_no_overlap, assign_models, assignment
-from chargeopt.solver.core.ordered_solve import Objective, solve_ordered
+from chargeopt.solver.core.ordered_solve import (
+    REPEATABLE_WORKERS,
+    Objective,
+    StageOutcome,
+    solve_ordered,
+)
 from chargeopt.solver.core.polish import Pose
-from chargeopt.solver.core.tolerances import APART_IN, ROLL_MARGIN_IN
+from chargeopt.solver.core.tolerances import APART_IN, PAIR_KEPT_IN, ROLL_MARGIN_IN
 from chargeopt.solver.options import SolveOptions
 
 STATUS = {"OPTIMAL": Status.OPTIMAL, "FEASIBLE": Status.FEASIBLE}
 
 
 def solve_assault_charge(scenario: Scenario, options: SolveOptions) -> Result:
-    """The charge under 40k-assault-4e: its placements, the order of moves and who fights."""
+    """The charge under 40k-assault-4e: its placements, the order of moves and who fights.
+    The best-first greedy answers first; where it reaches the ceilings (every enemy model
+    engaged, every charger in contact) it is optimal, else CP-SAT solves the candidates and
+    the better replayable answer is kept."""
     t0 = time.perf_counter()
     battlefield = Battlefield.from_scenario(scenario)
     c = charge_candidates(scenario, battlefield, options)
     charge = Charge.of(scenario, battlefield, c)
     first, foe = first_model(charge)
     stats: dict[str, object] = {"candidates": len(c), "first_model": first, "first_target": foe}
-    starts = _clear_of_starts(charge, c, first)
-    lead = [
-        p for p in np.flatnonzero(np.isfinite(c.reach[first])) if foe in c.contact[p] and starts[p]
-    ]
-    if not lead:
-        stats["seconds"] = round(time.perf_counter() - t0, 3)
-        return _first_fails(charge, first, foe, stats)
-    ends, status, bound = _optimum(scenario, c, charge, first, lead, options)
-    if ends is None:
-        stats["seconds"] = round(time.perf_counter() - t0, 3)
-        return no_answer(scenario, status, _unreached(scenario, c), stats)
-    replay = replay_order(charge, ends, first)
-    wrong = None if replay is None else replay.first_wrong_step
-    if replay is None or wrong is not None:
-        keep = [first] if replay is None else replay.order[:wrong]
-        queue = [m.id for m in charge.unit.models if m.id not in keep]
-        ends, order, done = greedy_from(charge, ends, keep, queue)
-        stats["repaired_from_step"] = len(keep) + 1
-        if not done:
-            stats["seconds"] = round(time.perf_counter() - t0, 3)
-            return no_answer(scenario, Status.UNKNOWN, None, stats)
+
+    def done(result: Result) -> Result:
+        result.stats["seconds"] = round(time.perf_counter() - t0, 3)
+        return result
+
+    lead_end = first_spot(charge, first, foe)
+    if lead_end is None:
+        return done(_first_fails(charge, first, foe, stats))
+    queue = [m.id for m in charge.unit.models if m.id != first]
+    ceiling = (len(charge.targets), len(charge.unit.models))
+    g_ends, g_order, g_done = greedy_from(charge, {first: lead_end}, [first], queue)
+    answers: list[tuple[tuple[int, ...], dict[str, End], list[str], Status]] = []
+    if g_done and _every_target(charge, g_ends):
+        answers.append((_rank(charge, g_ends), g_ends, g_order, Status.FEASIBLE))
+        if values(g_ends) == ceiling:
+            stats["settled_by"] = "greedy at the ceilings"
+            return done(
+                _answer(
+                    charge,
+                    g_ends,
+                    g_order,
+                    Status.OPTIMAL,
+                    dict(zip(("enemy_engaged", "base_contact"), ceiling, strict=True)),
+                    stats,
+                )
+            )
+    bound: dict[str, int | float] = {}
+    lead = np.flatnonzero(
+        np.isfinite(c.reach[first])
+        & np.array([foe in t for t in c.contact], dtype=bool)
+        & _clear_of_starts(charge, c, first)
+    ).tolist()
+    if lead:
+        ends, status, bound = _optimum(scenario, c, charge, first, lead, options)
+        if ends is not None:
+            replay = replay_order(charge, ends, first)
+            wrong = None if replay is None else replay.first_wrong_step
+            if replay is not None and wrong is None:
+                answers.append((_rank(charge, ends), ends, replay.order, status))
+            else:
+                keep = [first] if replay is None else replay.order[:wrong]
+                rest = [m for m in queue if m not in keep]
+                r_ends, r_order, r_done = greedy_from(charge, ends, keep, rest)
+                stats["repaired_from_step"] = len(keep) + 1
+                if r_done and _every_target(charge, r_ends):
+                    answers.append((_rank(charge, r_ends), r_ends, r_order, Status.FEASIBLE))
+    if not answers:
+        if not lead:
+            return done(no_answer(scenario, Status.UNKNOWN, None, stats))
+        return done(no_answer(scenario, Status.UNKNOWN, _unreached(scenario, c), stats))
+    rank, ends, order, status = max(answers, key=lambda a: a[0])
+    proven = [bound.get("enemy_engaged"), bound.get("base_contact"), bound.get("one_attack")]
+    short = any(b is None or v < b for v, b in zip(rank, proven, strict=True))
+    if status == Status.OPTIMAL and short:
         status = Status.FEASIBLE
-        best = judged(charge, ends, order)
-    else:
-        order, best = replay.order, replay.best
-    stats["best_category_by_step"] = best
+    if status != Status.OPTIMAL and list(rank) == proven:
+        status = Status.OPTIMAL
     stats["bound_over"] = "candidates"
-    stats["seconds"] = round(time.perf_counter() - t0, 3)
+    return done(_answer(charge, ends, order, status, bound, stats))
+
+
+def _answer(
+    charge: Charge,
+    ends: dict[str, End],
+    order: list[str],
+    status: Status,
+    bound: dict[str, int | float],
+    stats: dict[str, object],
+) -> Result:
+    stats["best_category_by_step"] = judged(charge, ends, order)
     poses = {
         mid: Pose(x, y, 0.0, charge.start(mid).facing, moved)
         for mid, (x, y, _, moved) in ends.items()
     }
     return answer(
-        scenario, battlefield, poses, status=status, order=order, bound=bound, stats=stats
+        charge.scenario,
+        charge.battlefield,
+        poses,
+        status=status,
+        order=order,
+        bound=bound,
+        stats=stats,
     )
+
+
+def _every_target(charge: Charge, ends: dict[str, End]) -> bool:
+    """Whether every charged unit has a model in base contact."""
+    owner = dict((mid, uid) for uid, mid in charge.target_ids)
+    touched = {owner[e] for end in ends.values() for e in end[2]}
+    return touched >= set(charge.scenario.action.targets)
+
+
+def _rank(charge: Charge, ends: dict[str, End]) -> tuple[int, int, int]:
+    """(enemy models engaged, models in contact, one-attack supporters) of an answer."""
+    engaged_models = [m for m, e in ends.items() if e[2]]
+    support = charge.scenario.rules.fight_support_range_in or 0.0
+    helpers = 0
+    for mid, end in ends.items():
+        if end[2] or not engaged_models:
+            continue
+        start = charge.start(mid)
+        fps = [
+            type(start)(charge.start(o).base, ends[o][0], ends[o][1], 0.0, charge.start(o).facing)
+            for o in engaged_models
+        ]
+        gaps = edge_distances(
+            start.base, np.array([end[0]]), np.array([end[1]]), np.array([start.facing]), fps
+        )
+        helpers += bool((gaps <= support - PAIR_KEPT_IN).any())
+    return (*values(ends), helpers)
 
 
 def charge_candidates(
@@ -147,7 +237,7 @@ def _optimum(
         for e in c.contact[p]:
             touching.setdefault(e, []).append(p)
             units_touched[owner[e]].append(p)
-    for uid, spots in units_touched.items():
+    for spots in units_touched.values():
         if not spots:
             return None, Status.INFEASIBLE, {}
         pm.model.AddBoolOr([pm.y[p] for p in spots])
@@ -172,19 +262,23 @@ def _optimum(
     objectives = [
         Objective("enemy_engaged", cp_model.LinearExpr.Sum(engaged), True, len(engaged)),
         Objective("base_contact", cp_model.LinearExpr.Sum(contact), True, n),
-        Objective("one_attack", cp_model.LinearExpr.Sum(support), True),
     ]
-    state = solve_ordered(
-        pm,
-        c,
-        objectives,
-        adjacency,
+    run = dict(
         roll=range_in,
-        time_limit_s=options.time_limit_s * 0.8,
+        time_limit_s=options.time_limit_s * 0.4,
         seed=options.seed,
-        workers=options.workers,
+        workers=REPEATABLE_WORKERS,
         need_connected=n > 1,
     )
+    state = solve_ordered(pm, c, objectives, adjacency, **run)
+    if state.status == "OPTIMAL" and state.stages[-1].value < n:
+        more = Objective("one_attack", cp_model.LinearExpr.Sum(support), True, n)
+        extra = solve_ordered(pm, c, [more], adjacency, hint=list(state.assignment.values()), **run)
+        if extra.assignment is not None:
+            state.stages += extra.stages
+            state.assignment, state.status = extra.assignment, extra.status
+    elif state.status == "OPTIMAL":
+        state.stages.append(StageOutcome("one_attack", 0.0, 0.0, "OPTIMAL", 0.0))
     bound = {s.name: int(np.floor(s.bound + 1e-9)) for s in state.stages if np.isfinite(s.bound)}
     if state.assignment is None:
         status = Status.INFEASIBLE if state.status == "INFEASIBLE" else Status.UNKNOWN

@@ -76,20 +76,44 @@ def judged(charge: Charge, ends: dict[str, End], order: list[str]) -> list[int]:
     return best
 
 
+def first_spot(charge: Charge, first: str, foe: str) -> End | None:
+    """The first model's move: the shortest into base contact with `foe`, clear of every unit
+    mate still standing; None if there is none."""
+    sp = charge.spots[first]
+    start = charge.start(first)
+    idx = np.array([i for i, t in enumerate(sp.touches) if foe in t], dtype=int)
+    still = [charge.start(m.id) for m in charge.unit.models if m.id != first]
+    if len(idx) and still:
+        gaps = edge_distances(
+            start.base, sp.x[idx], sp.y[idx], np.full(len(idx), start.facing), still
+        )
+        idx = idx[(gaps >= APART_IN / 2).all(axis=1)]
+    if not len(idx):
+        return None
+    k = idx[np.argmin(sp.moved[idx])]
+    return float(sp.x[k]), float(sp.y[k]), sp.touches[k], float(sp.moved[k])
+
+
 def greedy_from(
-    charge: Charge, ends: dict[str, End], order: list[str], queue: list[str]
+    charge: Charge,
+    ends: dict[str, End],
+    order: list[str],
+    queue: list[str],
+    *,
+    best_first: bool = True,
 ) -> tuple[dict[str, End], list[str], bool]:
-    """Keep the moves of `order` and place the models of `queue` one at a time, each on a spot
-    of the best category open to it (then touching most new enemies, then the shortest
-    move); a model with no spot waits for the others. Returns the ends, the order and
-    whether every model found a spot."""
+    """Keep the moves of `order` and place the models of `queue` one at a time on a spot of
+    the best category open (then touching most new enemies, then the shortest move). With
+    `best_first` the next model is the one with the best spot open; else the first in
+    `queue` that has a spot (the literal reading). Returns the ends, the order and whether
+    every model found a spot."""
     ends = {m: ends[m] for m in order}
     order = list(order)
     state = State({m: ends[m][:3] for m in order})
     waiting = list(queue)
     while waiting:
-        placed = False
-        for mid in list(waiting):
+        choice: tuple[tuple[int, int, float], str, End] | None = None
+        for mid in waiting:
             cats, sp = options_at(charge, state, mid)
             if len(cats) == 0 or cats.min() >= NO_SPOT:
                 continue
@@ -97,21 +121,27 @@ def greedy_from(
             idx = np.flatnonzero(cats == best)
             engaged = state.engaged
             fresh = np.array([sum(e not in engaged for e in sp.touches[i]) for i in idx])
-            pick = idx[np.lexsort((sp.moved[idx], -fresh))[0]]
-            ends[mid] = (
-                float(sp.x[pick]),
-                float(sp.y[pick]),
-                sp.touches[pick],
-                float(sp.moved[pick]),
-            )
-            state.ends[mid] = ends[mid][:3]
-            order.append(mid)
-            waiting.remove(mid)
-            placed = True
-            break
-        if not placed:
+            k = idx[np.lexsort((sp.moved[idx], -fresh))[0]]
+            rank = (best, -int(fresh.max()), float(sp.moved[k]))
+            end = (float(sp.x[k]), float(sp.y[k]), sp.touches[k], float(sp.moved[k]))
+            if choice is None or rank < choice[0]:
+                choice = (rank, mid, end)
+            if not best_first:
+                break
+        if choice is None:
             return ends, order, False
+        _, mid, end = choice
+        ends[mid] = end
+        state.ends[mid] = end[:3]
+        order.append(mid)
+        waiting.remove(mid)
     return ends, order, True
+
+
+def values(ends: dict[str, End]) -> tuple[int, int]:
+    """Enemy models engaged and models in base contact."""
+    engaged = {e for end in ends.values() for e in end[2]}
+    return len(engaged), sum(1 for e in ends.values() if e[2])
 
 
 def _gaps(charge: Charge, mid: str, end: End, others: list[tuple[float, float, str]]) -> np.ndarray:

@@ -414,12 +414,14 @@ def _same_action(scenario: Scenario, result: Result, result_file: str) -> None:
 def _roll_to_check(
     scenario: Scenario, result: Result, roll: int | None, scenario_file: str
 ) -> int | None:
-    """--roll, else the result's action.roll, else the scenario's; a charge needs one."""
+    """--roll, else the result's action.roll, else the scenario's; a charge needs one (except
+    under a fixed assault range, 40k-assault-4e)."""
     if roll is None and result.action is not None:
         roll = result.action.roll
     if roll is None:
         roll = scenario.action.roll
-    if roll is None and scenario.action.kind == ActionKind.CHARGE:
+    fixed_range = scenario.rules.assault_range_in is not None
+    if roll is None and scenario.action.kind == ActionKind.CHARGE and not fixed_range:
         raise ScenarioError(
             scenario_file,
             [
