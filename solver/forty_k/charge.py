@@ -291,27 +291,32 @@ def _contact_spots(
     already leaves some model out of contact: there the candidates' contact ceiling computed
     here is the one the solve needs anyway (memoised); where every model may touch, the
     greedy starts settle the first stage without it, and computing it cost each 10-model
-    layout of scaling-v1 0.2 s."""
+    layout of scaling-v1 0.2 s. What decides is the count the candidates' packing placed, not
+    its bound: a packing stopped at its cap keeps a bound that may be the straight line's, and
+    deciding on it left a horde of issue 32 at 15 contacts of a possible 16."""
     top = straight_line_ceilings(scenario, roll)["base_contact"]
     split = split_contact_ceiling(scenario)
     cap = min(top, split.base_contact) if split is not None else top
     if cap >= len(scenario.acting_unit.models):
         return None, {}
-    held, _ = packing_ceiling(c, scenario, roll, options, "contact", least_movement=True)
-    if held is None or held >= cap:
+    held, packed = packing_ceiling(c, scenario, roll, options, "contact", least_movement=True)
+    found = len(packed)
+    if found >= cap:
         return None, {}
     z = zones(scenario, battlefield)
     ceiling = contact_ceiling(scenario, battlefield, z, roll, deadline, options.seed, top)
     stats: dict[str, object] = {}
     if ceiling is not None:
         stats["ring_packing_bound"] = {"base_contact": ceiling}
-    spots = contact_spots(scenario, battlefield, z, roll, held, ceiling, deadline, options.seed)
+    spots = contact_spots(scenario, battlefield, z, roll, found, ceiling, deadline, options.seed)
     if spots is None:
         return None, stats
     stats["contact_spots"] = {
         "spots": int(sum(len(xy) for xy in spots.values())),
         "candidate_ceiling": held,
     }
+    if held != found:
+        stats["contact_spots"]["candidate_found"] = found
     return spots, stats
 
 
