@@ -117,13 +117,10 @@ def solve_at(
     any legal placement). A previous roll's placement stays legal at a larger roll, so it is
     the first incumbent considered. `offer` is shown each legal placement the heuristics find
     before the search starts (an answer to fall back on if the search is cut short)."""
-    if _out_of_reach(c, scenario, roll):
+    opened = _opening(c, scenario, roll, options, previous, SETUP_S_PER_PAIR)
+    if opened is None:
         return SolveState(None, [], "INFEASIBLE")
-    n = len(scenario.acting_unit.models)
-    clock.spend(len(c) * n * SETUP_S_PER_PAIR)
-    k = scenario.rules.coherency_neighbours(n)
-    starts = _starts(c, scenario, roll, options, previous, k)
-    incumbent = best_legal(c, scenario, starts, k)
+    n, k, starts, incumbent = opened
     if offer is not None and incumbent is not None:
         offer(incumbent[0])
     quick = n if feasibility else _quick_ceiling(c, scenario, roll)
@@ -210,11 +207,18 @@ def solve_at(
     return state
 
 
-def _out_of_reach(c, scenario, roll) -> bool:
-    """Whether some model reaches no candidate at `roll` (then no placement exists on them)."""
-    return any(
-        not (c.reach[m.id] <= roll - ROLL_MARGIN_IN).any() for m in scenario.acting_unit.models
-    )
+def _opening(c, scenario, roll, options, previous, setup_s_per_pair: float):
+    """A roll's opening: None if some model reaches no candidate (then no placement exists on
+    them); else, with the setup charged on the clock per candidate and model, the unit's size,
+    its coherency neighbours, the heuristic starts and the best legal one among them."""
+    models = scenario.acting_unit.models
+    if any(not (c.reach[m.id] <= roll - ROLL_MARGIN_IN).any() for m in models):
+        return None
+    n = len(models)
+    clock.spend(len(c) * n * setup_s_per_pair)
+    k = scenario.rules.coherency_neighbours(n)
+    starts = _starts(c, scenario, roll, options, previous, k)
+    return n, k, starts, best_legal(c, scenario, starts, k)
 
 
 def _starts(c, scenario, roll, options, previous, k) -> list[dict[str, int] | None]:
@@ -243,13 +247,10 @@ def table_row(c, scenario, roll, options, previous, deadline: float) -> SolveSta
     relaxation where the row's budget before `deadline` pays for it). The full model cost a
     horde's row 0.5 to 2 s of building for a tenth of a second of search, which proved
     nothing on scaling-v1 (issue 32)."""
-    if _out_of_reach(c, scenario, roll):
+    opened = _opening(c, scenario, roll, options, previous, TABLE_SETUP_S_PER_PAIR)
+    if opened is None:
         return SolveState(None, [], "INFEASIBLE")
-    n = len(scenario.acting_unit.models)
-    clock.spend(len(c) * n * TABLE_SETUP_S_PER_PAIR)
-    k = scenario.rules.coherency_neighbours(n)
-    starts = _starts(c, scenario, roll, options, previous, k)
-    incumbent = best_legal(c, scenario, starts, k)
+    n, k, starts, incumbent = opened
     ceiling = min(
         _quick_ceiling(c, scenario, roll), straight_line_ceilings(scenario, roll)["base_contact"]
     )
