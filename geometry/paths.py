@@ -1,7 +1,7 @@
 """Shortest legal path lengths for one moving model.
 
 A visibility graph over the obstacles the mover may not enter, each grown by the mover's
-clearance, solved once per start with networkx (Dijkstra) and queried with numpy and shapely 2
+clearance, solved once per start by Dijkstra's algorithm and queried with numpy and shapely 2
 array functions, so thousands of candidate end points cost one vectorised pass.
 
 What blocks mover m of unit U (rules = scenario.rules):
@@ -52,7 +52,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon, box
@@ -205,7 +204,8 @@ class VisibilityGraph:
     to_prev: np.ndarray
     to_next: np.ndarray
     slack: np.ndarray
-    graph: nx.Graph
+    graph: dict[int, dict[int, float]]
+    """Each node's neighbours and the lengths of the edges to them."""
 
     @classmethod
     def build(cls, omap: ObstacleMap) -> VisibilityGraph:
@@ -218,8 +218,7 @@ class VisibilityGraph:
             * reach
             * np.stack([np.hypot(*to_prev.T), np.hypot(*to_next.T)], axis=1).reshape(-1, 2)
         )
-        self = cls(points, to_prev, to_next, slack, nx.Graph())
-        self.graph.add_nodes_from(range(len(points)))
+        self = cls(points, to_prev, to_next, slack, {k: {} for k in range(len(points))})
         for i, j in _pairs_in_chunks(len(points)):
             d = points[j] - points[i]
             ok = self._leaves(i, d[:, 0], d[:, 1]) & self._leaves(j, -d[:, 0], -d[:, 1])
@@ -227,7 +226,8 @@ class VisibilityGraph:
             seen = omap.visible(points[i, 0], points[i, 1], points[j, 0], points[j, 1])
             i, j = i[seen], j[seen]
             w = np.hypot(*(points[j] - points[i]).T)
-            self.graph.add_weighted_edges_from(zip(i.tolist(), j.tolist(), w.tolist(), strict=True))
+            for a, b, length in zip(i.tolist(), j.tolist(), w.tolist(), strict=True):
+                self.graph[a][b] = self.graph[b][a] = length
         return self
 
     def tangent_pairs(
@@ -250,13 +250,11 @@ class VisibilityGraph:
 
 
 def _dijkstra(
-    graph: nx.Graph, first: dict[int, float], within: float = math.inf
+    adjacency: dict[int, dict[int, float]], first: dict[int, float], within: float = math.inf
 ) -> tuple[dict[int, float], dict[int, int]]:
-    """Shortest distances (up to `within`) over the graph's "weight" edges from a virtual
+    """Shortest distances (up to `within`) over the graph's edge lengths from a virtual
     start joined to the nodes of `first` at the given lengths, and each node's predecessor
-    (the start is `_START_NODE`). Written out rather than copying the graph to add the start
-    node, which cost more than the search."""
-    adjacency = graph.adj
+    (the start is `_START_NODE`)."""
     dist: dict[int, float] = {}
     pred: dict[int, int] = {}
     heap = [(d, v, _START_NODE) for v, d in first.items()]
@@ -268,9 +266,9 @@ def _dijkstra(
         if v in dist:
             continue
         dist[v], pred[v] = d, via
-        for u, edge in adjacency[v].items():
+        for u, length in adjacency[v].items():
             if u not in dist:
-                heapq.heappush(heap, (d + edge["weight"], u, v))
+                heapq.heappush(heap, (d + length, u, v))
     return dist, pred
 
 

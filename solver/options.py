@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 from chargeopt.models import ChargeoptError
+
+MAX_DEFAULT_WORKERS = 8
+"""The default CP-SAT workers stop at this many cores (CP-SAT's own portfolio size)."""
+
+
+def machine_workers() -> int:
+    """The default CP-SAT workers: the machine's cores, at most `MAX_DEFAULT_WORKERS`."""
+    return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_WORKERS))
 
 
 @dataclass(frozen=True)
 class SolveOptions:
-    """How hard and how finely to search. Defaults suit a 2-core machine."""
+    """How hard and how finely to search."""
 
     time_limit_s: float = 20.0
     seed: int = 0
-    workers: int = 2
-    """CP-SAT workers of a charge's stages (close moves, the WTC walls rule and the packing
-    relaxations use one: see `ordered_solve.REPEATABLE_WORKERS`)."""
+    workers: int = field(default_factory=machine_workers)
+    """CP-SAT workers of a charge's stages and its certificate (close moves, the WTC walls
+    rule and the packing relaxations use one: see `ordered_solve.REPEATABLE_WORKERS`). Every
+    count is repeatable (CP-SAT's deterministic mode, limits in its deterministic time, which
+    grows with the workers); a different count searches differently and may give another
+    answer of the same quality, so reports name the count (`--workers`)."""
     roll: int | None = None
     contact_step_deg: float = 3.0
     near_spacing_in: float = 0.6
@@ -36,6 +48,8 @@ class SolveOptions:
     def __post_init__(self) -> None:
         if self.time_limit_s <= 0:
             raise ChargeoptError(f"--time-limit must be positive, got {self.time_limit_s:g}")
+        if self.workers < 1:
+            raise ChargeoptError(f"--workers must be at least 1, got {self.workers}")
         if self.roll is not None and self.roll < 0:
             raise ChargeoptError(f"--roll cannot be negative, got {self.roll}")
         if not 0.5 <= self.contact_step_deg <= 30:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import networkx as nx
 import numpy as np
 
 from chargeopt.geometry.move_state import MoveState
@@ -42,10 +41,7 @@ def coherency_violations(move: MoveState) -> Iterable[Violation]:
             distance_in=None if np.isinf(kth) else kth,
             limit_in=range_in,
         )
-    graph = nx.Graph()
-    graph.add_nodes_from(range(size))
-    graph.add_edges_from(zip(*np.nonzero(np.triu(links, k=1)), strict=True))
-    groups = sorted((sorted(g) for g in nx.connected_components(graph)), key=lambda g: g[0])
+    groups = _groups(links | links.T)
     if len(groups) > 1:
         labels = [i for g in groups for i in g]
         group_of = {i: k for k, g in enumerate(groups) for i in g}
@@ -60,3 +56,23 @@ def coherency_violations(move: MoveState) -> Iterable[Violation]:
             distance_in=float(min(apart)),
             limit_in=range_in,
         )
+
+
+def _groups(links: np.ndarray) -> list[list[int]]:
+    """The connected groups of models under `links` (a symmetric boolean matrix), each sorted,
+    in the order of their first model."""
+    seen = np.zeros(len(links), dtype=bool)
+    groups = []
+    for start in range(len(links)):
+        if seen[start]:
+            continue
+        seen[start] = True
+        group, stack = [], [start]
+        while stack:
+            i = stack.pop()
+            group.append(i)
+            fresh = np.flatnonzero(links[i] & ~seen)
+            seen[fresh] = True
+            stack.extend(fresh.tolist())
+        groups.append(sorted(group))
+    return groups

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import replace
 
 from chargeopt.models import (
@@ -37,11 +38,23 @@ Method = Callable[[Scenario, int | None, float, int], Result]
 """(scenario, roll or None for a move without one, time limit, seed) -> result."""
 
 
+BENCH_SOLVER_WORKERS = 2
+"""CP-SAT workers of a benchmark solve unless `--solver-workers` says otherwise: the
+reference machine's cores, fixed so that a report's answers do not depend on the machine."""
+SOLVER_WORKERS: ContextVar[int] = ContextVar("bench_solver_workers", default=BENCH_SOLVER_WORKERS)
+"""The CP-SAT workers of the task under way (the runner sets it from the task)."""
+
+
 def _options(time_limit_s: float, seed: int, roll: int, **changes: object) -> SolveOptions:
     """The options every method shares: the layout's roll, no roll table, no self-check (the
-    runner checks every answer itself)."""
+    runner checks every answer itself), the task's CP-SAT workers."""
     base = SolveOptions(
-        time_limit_s=time_limit_s, seed=seed, roll=roll, roll_table=False, check=False
+        time_limit_s=time_limit_s,
+        seed=seed,
+        roll=roll,
+        roll_table=False,
+        check=False,
+        workers=SOLVER_WORKERS.get(),
     )
     return replace(base, **changes)
 

@@ -303,7 +303,8 @@ def report_markdown(record: dict[str, Any], plots: dict[str, str] | None = None)
         "movement, and the minimum roll; a pile in or consolidation: base contact, then "
         "models that can fight, then movement); highs and greedy solve charges only, highs "
         "the first stage (base contact, every rule) of the same discretised model with the "
-        "same connectivity cuts; CP-SAT runs 2 workers, HiGHS 1 thread (its branch and bound "
+        "same connectivity cuts; CP-SAT runs "
+        f"{s.get('solver_workers', 2)} worker(s), HiGHS 1 thread (its branch and bound "
         "is serial)",
         "",
         "## Per layout and method",

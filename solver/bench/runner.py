@@ -35,12 +35,20 @@ class Task:
     repeat: int
     time_limit_s: float
     seed: int
+    solver_workers: int = 2
 
 
-def plan(suite: Suite, methods: Iterable[str], repeat: int, time_limit_s: float, seed: int):
+def plan(
+    suite: Suite,
+    methods: Iterable[str],
+    repeat: int,
+    time_limit_s: float,
+    seed: int,
+    solver_workers: int = 2,
+):
     """Every task, repeat by repeat, so a slow spell of the machine touches every method."""
     return [
-        Task(str(lay.path), lay.file, m, r, time_limit_s, seed)
+        Task(str(lay.path), lay.file, m, r, time_limit_s, seed, solver_workers)
         for r in range(repeat)
         for lay in suite.layouts
         for m in methods
@@ -69,7 +77,7 @@ def run_task(task: Task) -> Outcome:
 
     from chargeopt.geometry.checker import check_placement
     from chargeopt.solver import load_scenario
-    from chargeopt.solver.bench.methods import METHODS
+    from chargeopt.solver.bench.methods import METHODS, SOLVER_WORKERS
 
     out = _blank(task)
     try:
@@ -79,9 +87,13 @@ def run_task(task: Task) -> Outcome:
         blocks = isinstance(scenario, RankAndFileScenario)
         if roll is None and scenario.action.kind == ActionKind.CHARGE and not blocks:
             raise ChargeoptError(f"{task.file}: a benchmark charge needs action.roll")
+        token = SOLVER_WORKERS.set(task.solver_workers)
         t0 = time.perf_counter()
-        result = METHODS[task.method](scenario, roll, task.time_limit_s, task.seed)
-        out["seconds"] = time.perf_counter() - t0
+        try:
+            result = METHODS[task.method](scenario, roll, task.time_limit_s, task.seed)
+        finally:
+            out["seconds"] = time.perf_counter() - t0
+            SOLVER_WORKERS.reset(token)
     except ChargeoptError as exc:
         out.update(status="unsupported", error=str(exc).splitlines()[0])
         return out
@@ -212,6 +224,7 @@ def run_bench(
     workers: int,
     scheduler: Any = None,
     progress: Progress | None = None,
+    solver_workers: int = 2,
 ) -> dict[str, Any]:
     """Run every task and return the raw record the report and the JSON file are made of."""
     from chargeopt.solver import load_scenario
@@ -229,7 +242,7 @@ def run_bench(
                 "note": lay.note,
             }
         )
-    tasks = plan(suite, methods, repeat, time_limit_s, seed)
+    tasks = plan(suite, methods, repeat, time_limit_s, seed, solver_workers)
     tick = progress or (lambda _: None)
     if scheduler is None:
         runs = run_local(tasks, workers, tick)
@@ -244,6 +257,7 @@ def run_bench(
             "time_limit_s": time_limit_s,
             "seed": seed,
             "workers": workers,
+            "solver_workers": solver_workers,
             "executor": "local process pool" if scheduler is None else f"dask at {scheduler}",
         },
         "layouts": layouts,

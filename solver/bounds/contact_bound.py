@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-import networkx as nx
 import numpy as np
 
 from chargeopt.geometry import Footprint, edge_distance
@@ -105,26 +104,40 @@ def _capacity_flow(scenario: Scenario, reachable: dict[str, set[str]]) -> int:
     all_round = all(isinstance(b, RoundBase) for b in movers)
     smallest = min((b.radius_in for b in movers), default=0.0) if all_round else 0.0
     tolerance = scenario.rules.base_contact_tolerance_in
-    graph = nx.DiGraph()
-    for mid, touched in reachable.items():
-        if touched:
-            graph.add_edge("source", ("m", mid), capacity=1)
-        for t in touched:
-            graph.add_edge(("m", mid), ("t", t), capacity=1)
+    capacity: dict[str, int] = {}
     for t in {t for touched in reachable.values() for t in touched}:
         owner, model = scenario.model_index[t]
         base = owner.base_of(model)
-        capacity = (
+        capacity[t] = (
             kissing_capacity(
                 base.radius_in, smallest, tolerance, scenario.rules.base_overlap_tolerance_in
             )
             if all_round and isinstance(base, RoundBase)
             else len(unit.models)
         )
-        graph.add_edge(("t", t), "sink", capacity=capacity)
-    if "source" not in graph or "sink" not in graph:
-        return 0
-    return int(nx.maximum_flow_value(graph, "source", "sink"))
+    return _most_matched(reachable, capacity)
+
+
+def _most_matched(reachable: dict[str, set[str]], capacity: dict[str, int]) -> int:
+    """The largest matching of models to target models they reach, target t taking at most
+    `capacity[t]` models (the maximum flow of that network), by augmenting paths."""
+    held: dict[str, list[str]] = {t: [] for t in capacity}
+
+    def place(mid: str, seen: set[str]) -> bool:
+        for t in sorted(reachable[mid]):
+            if t in seen:
+                continue
+            seen.add(t)
+            if len(held[t]) < capacity[t]:
+                held[t].append(mid)
+                return True
+            for i, other in enumerate(held[t]):
+                if place(other, seen):
+                    held[t][i] = mid
+                    return True
+        return False
+
+    return sum(place(mid, set()) for mid in sorted(reachable) if reachable[mid])
 
 
 def farthest_target(scenario: Scenario) -> tuple[str, float]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx
 import numpy as np
 from ortools.sat.python import cp_model
 
@@ -139,8 +138,20 @@ def add_connectivity_cuts(
 
 def components(used: Sequence[int], adjacency: dict[int, list[int]]) -> list[set[int]]:
     """Connected groups of the occupied candidates under coherency."""
-    g = nx.Graph()
-    g.add_nodes_from(used)
     used_set = set(used)
-    g.add_edges_from((p, q) for p in used for q in adjacency[p] if q in used_set)
-    return [set(comp) for comp in nx.connected_components(g)]
+    seen: set[int] = set()
+    groups = []
+    for start in used:
+        if start in seen:
+            continue
+        seen.add(start)
+        group, frontier = {start}, [start]
+        while frontier:
+            p = frontier.pop()
+            for q in adjacency[p]:
+                if q in used_set and q not in seen:
+                    seen.add(q)
+                    group.add(q)
+                    frontier.append(q)
+        groups.append(group)
+    return groups

@@ -47,23 +47,37 @@ def packing_ceiling(
     kind: str,
     least_movement: bool = False,
     least_contacts: int = 0,
+    dtime: float | None = None,
 ) -> tuple[int | None, dict[str, int]]:
     """Most models that can stand at once on spots of `kind` ("contact" or "engaged"), each on
     a spot it reaches, no two bases overlapping, at least `least_contacts` of them in base
     contact, every other rule ignored: a relaxation whose optimum bounds from above how many
     models of any legal placement with that many contacts stand on such spots. Also returns
     the relaxation's placement of those models (a start for the completion heuristic).
-    Memoised on the candidates per roll."""
+    Memoised on the candidates per roll. `dtime`, below the kind's cap, is a smaller budget
+    (a row of the roll table); an answer found with the full cap serves it too."""
     key = ("packing", kind, roll, least_movement, least_contacts)
     better = ("packing", kind, roll, True, least_contacts)
-    if key not in c.memo and better in c.memo:
-        return c.memo[better]
-    if key not in c.memo:
-        c.memo[key] = _packing(c, scenario, roll, options, kind, least_movement, least_contacts)
+    for known in (key, better):
+        if known in c.memo:
+            return c.memo[known]
+    cap = _cap(kind, least_contacts)
+    if dtime is not None and dtime < cap:
+        key = (*key, dtime)
+        if key not in c.memo:
+            c.memo[key] = _packing(c, scenario, roll, options, kind, False, least_contacts, dtime)
+        return c.memo[key]
+    c.memo[key] = _packing(c, scenario, roll, options, kind, least_movement, least_contacts, cap)
     return c.memo[key]
 
 
-def _packing(c, scenario, roll, options, kind, least_movement, least_contacts=0):
+def _cap(kind: str, least_contacts: int) -> float:
+    if least_contacts:
+        return SETTLED_ENGAGED_PACKING_DETERMINISTIC
+    return CONTACT_PACKING_DETERMINISTIC if kind == "contact" else ENGAGED_PACKING_DETERMINISTIC
+
+
+def _packing(c, scenario, roll, options, kind, least_movement, least_contacts, cap):
     flags = c.contact if kind == "contact" else c.engaged
     spots = np.array([bool(f) for f in flags], dtype=bool)
     pm = assignment(
@@ -81,8 +95,6 @@ def _packing(c, scenario, roll, options, kind, least_movement, least_contacts=0)
     pm.model.Maximize(count)
     if least_contacts:
         pm.model.Add(sum(v for p, v in pm.y.items() if c.contact[p]) >= least_contacts)
-    cap = CONTACT_PACKING_DETERMINISTIC if kind == "contact" else ENGAGED_PACKING_DETERMINISTIC
-    cap = SETTLED_ENGAGED_PACKING_DETERMINISTIC if least_contacts else cap
     solver = _packing_solver(options, lp_search=bool(least_contacts))
     status = solver.StatusName(_run(solver, pm.model, options, cap))
     if status not in ("OPTIMAL", "FEASIBLE"):

@@ -12,8 +12,6 @@ from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.polish import Pose, polish
 from chargeopt.solver.core.tolerances import SUMMARY_STEP_IN
 from chargeopt.solver.core.written import printed
-from chargeopt.solver.forty_k.engaged_repair import applies_to as repair_applies
-from chargeopt.solver.forty_k.engaged_repair import repair_engaged
 from chargeopt.solver.forty_k.placements import objective_of, placements_at
 from chargeopt.solver.options import SolveOptions
 
@@ -38,7 +36,7 @@ def repaired(
     (`engaged_repair`, at most REPAIR_SHARE of the time limit) where it is not proven best on
     engagement and time is left; its status becomes `optimal` where the repaired counts meet
     the bound. `t0` is when the solve began on the wall (for its timings), `c0` on the
-    solver's clock (for its budget)."""
+    solver's clock (for its budget). The repair is opt-in: its modules load only when it runs."""
     found, top = result.objective.get("engaged"), result.bound.get("engaged")
     end = c0 + options.time_limit_s
     if (
@@ -49,8 +47,11 @@ def repaired(
         or top is None
         or found >= top
         or end - clock.now() < REPAIR_MIN_S
-        or not repair_applies(scenario, battlefield)
     ):
+        return result
+    from chargeopt.solver.forty_k.engaged_repair import applies_to, repair_engaged
+
+    if not applies_to(scenario, battlefield):
         return result
     progress.stage("repair")
     started = time.perf_counter()

@@ -33,7 +33,11 @@ from chargeopt.solver.core.greedy import (
 )
 from chargeopt.solver.core.ordered_solve import Objective, SolveState, StageOutcome, solve_ordered
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
-from chargeopt.solver.forty_k.charge_packing import base_classes, packing_ceiling
+from chargeopt.solver.forty_k.charge_packing import (
+    CONTACT_PACKING_DETERMINISTIC,
+    base_classes,
+    packing_ceiling,
+)
 from chargeopt.solver.options import SolveOptions
 
 
@@ -84,6 +88,18 @@ SETUP_S_PER_PAIR = 1.5e-5
 charged on the solver's clock per candidate and model: about what it takes on the reference
 machine (scaling-v1 c40-walls-s1, 2,074 candidates and 40 models: 1 to 2 s a roll)."""
 
+TABLE_SETUP_S_PER_PAIR = 2e-7
+"""What one row of the roll table (`table_row`: its heuristic starts and cheap ceilings) is
+charged on the solver's clock per candidate and model (measured on scaling-v1: 0.005 to
+0.04 s a row at 30 and 40 models)."""
+TABLE_PACKING_S_PER_PAIR = 8e-6
+"""What a row's packing relaxation is charged besides CP-SAT's deterministic time, per
+candidate and model: building it and CP-SAT's loading of it, which its deterministic time
+leaves out (scaling-v1 c30-open-s1, rolls 8 to 12: 0.2 to 1.0 s of wall for 0.01 to 0.19
+units)."""
+TABLE_PACKING_MIN_DTIME = 0.02
+"""A row's packing relaxation runs only with at least this much deterministic time left."""
+
 
 def solve_at(
     c,
@@ -101,23 +117,13 @@ def solve_at(
     any legal placement). A previous roll's placement stays legal at a larger roll, so it is
     the first incumbent considered. `offer` is shown each legal placement the heuristics find
     before the search starts (an answer to fall back on if the search is cut short)."""
-    if any(not (c.reach[m.id] <= roll - ROLL_MARGIN_IN).any() for m in scenario.acting_unit.models):
+    opened = _opening(c, scenario, roll, options, previous, SETUP_S_PER_PAIR)
+    if opened is None:
         return SolveState(None, [], "INFEASIBLE")
-    n = len(scenario.acting_unit.models)
-    clock.spend(len(c) * n * SETUP_S_PER_PAIR)
-    k = scenario.rules.coherency_neighbours(n)
-    starts = [previous] if previous else []
-    if options.use_hint:
-        starts += [complete(c, scenario, roll, {}, k), greedy_assignment(c, scenario, roll)]
-        packed = greedy_packing(c, scenario, roll)
-        starts.append(best_completion(c, scenario, roll, packed, k))
-    incumbent = best_legal(c, scenario, starts, k)
+    n, k, starts, incumbent = opened
     if offer is not None and incumbent is not None:
         offer(incumbent[0])
-    quick = n if feasibility else contact_capacity_ceiling(c, scenario, roll)
-    split = None if feasibility else split_contact_ceiling(scenario)
-    if split is not None:
-        quick = min(quick, split.base_contact)
+    quick = n if feasibility else _quick_ceiling(c, scenario, roll)
     if feasibility:
         ceiling = 0
     elif incumbent is not None and incumbent[1]["base_contact"] >= quick:
@@ -201,6 +207,76 @@ def solve_at(
     return state
 
 
+def _opening(c, scenario, roll, options, previous, setup_s_per_pair: float):
+    """A roll's opening: None if some model reaches no candidate (then no placement exists on
+    them); else, with the setup charged on the clock per candidate and model, the unit's size,
+    its coherency neighbours, the heuristic starts and the best legal one among them."""
+    models = scenario.acting_unit.models
+    if any(not (c.reach[m.id] <= roll - ROLL_MARGIN_IN).any() for m in models):
+        return None
+    n = len(models)
+    clock.spend(len(c) * n * setup_s_per_pair)
+    k = scenario.rules.coherency_neighbours(n)
+    starts = _starts(c, scenario, roll, options, previous, k)
+    return n, k, starts, best_legal(c, scenario, starts, k)
+
+
+def _starts(c, scenario, roll, options, previous, k) -> list[dict[str, int] | None]:
+    """The heuristic starts at `roll`: a smaller roll's placement (legal here too), the
+    completion of nothing, the greedy assignment and the completion of the greedy packing."""
+    starts = [previous] if previous else []
+    if options.use_hint:
+        starts += [complete(c, scenario, roll, {}, k), greedy_assignment(c, scenario, roll)]
+        packed = greedy_packing(c, scenario, roll)
+        starts.append(best_completion(c, scenario, roll, packed, k))
+    return starts
+
+
+def _quick_ceiling(c, scenario, roll) -> int:
+    """The contact ceilings that cost no search: the targets' capacity over the candidates
+    and the split-unit ceiling."""
+    quick = contact_capacity_ceiling(c, scenario, roll)
+    split = split_contact_ceiling(scenario)
+    return quick if split is None else min(quick, split.base_contact)
+
+
+def table_row(c, scenario, roll, options, previous, deadline: float) -> SolveState:
+    """One row of the roll table, without the CP-SAT model of every rule: the most models in
+    base contact among the heuristic starts, improved towards the ceiling, proven where it
+    meets the least of the ceilings (capacity, split unit, straight line, and the packing
+    relaxation where the row's budget before `deadline` pays for it). The full model cost a
+    horde's row 0.5 to 2 s of building for a tenth of a second of search, which proved
+    nothing on scaling-v1 (issue 32)."""
+    opened = _opening(c, scenario, roll, options, previous, TABLE_SETUP_S_PER_PAIR)
+    if opened is None:
+        return SolveState(None, [], "INFEASIBLE")
+    n, k, starts, incumbent = opened
+    ceiling = min(
+        _quick_ceiling(c, scenario, roll), straight_line_ceilings(scenario, roll)["base_contact"]
+    )
+    packing_s = len(c) * n * TABLE_PACKING_S_PER_PAIR
+    dtime = (deadline - clock.now() - packing_s) * clock.DTIME_PER_S
+    dtime = min(CONTACT_PACKING_DETERMINISTIC, dtime)
+    if not _meets(incumbent, ceiling) and dtime >= TABLE_PACKING_MIN_DTIME:
+        clock.spend(packing_s)
+        packed_ceiling, packed = packing_ceiling(c, scenario, roll, options, "contact", dtime=dtime)
+        if packed_ceiling is not None:
+            ceiling = min(ceiling, packed_ceiling)
+        if options.use_hint and packed:
+            starts.append(best_completion(c, scenario, roll, packed, k))
+            incumbent = best_legal(c, scenario, starts, k)
+    if incumbent is not None and not _meets(incumbent, ceiling):
+        better = improve_count(c, scenario, incumbent[0], roll, k, c.contact)
+        incumbent = best_legal(c, scenario, [better], k) or incumbent
+    if incumbent is None:
+        return SolveState(None, [], "UNKNOWN")
+    value = incumbent[1]["base_contact"]
+    status = "OPTIMAL" if value >= ceiling else "FEASIBLE"
+    return SolveState(
+        incumbent[0], [StageOutcome("base_contact", value, ceiling, status, 0.0)], status
+    )
+
+
 def _meets(incumbent, ceiling: int | None) -> bool:
     """Whether the incumbent's base contacts reach the proven contact ceiling (then that
     ceiling is the first stage's optimum)."""
@@ -243,44 +319,58 @@ def best_legal(c, scenario, starts, k):
 
 
 def roll_table(
-    c, scenario, options, rolls: range, deadline: float, previous=None, per_roll_s: float = 0.5
+    c,
+    scenario,
+    options,
+    rolls: range,
+    deadline: float,
+    previous=None,
+    per_roll_s: float = 0.5,
+    known: tuple[int, dict[str, int], bool] | None = None,
 ):
     """Best base contact at each roll in `rolls` (each roll gets an equal share of the time
-    left, at most `per_roll_s`). A placement at one roll is legal at every larger one, so a
-    count never falls as the roll grows: a roll cut short keeps the count below it, unproven.
-    Once a proven count meets the ceiling of the largest roll, every larger roll has that count
-    too. Returns the table entries and whether every roll got an answer."""
+    left, at most `per_roll_s`, for `table_row`). A placement at one roll is legal at every
+    larger one, so a count never falls as the roll grows: a roll whose best is not proven
+    keeps at least the count below it, unproven. Once a proven count meets the ceilings of
+    the largest roll that cost no search, every larger roll has that count too. `known` is
+    the solve's own answer (roll, placement, base contact proven best): its row is taken
+    from it and the rows above start from it. Returns the table entries and whether every
+    roll got an answer."""
     entries: list[dict[str, object]] = []
     settled = True
-    top = packing_ceiling(c, scenario, rolls[-1], options, "contact")[0] if len(rolls) else None
+    top = None
+    if len(rolls):
+        top = min(
+            _quick_ceiling(c, scenario, rolls[-1]),
+            straight_line_ceilings(scenario, rolls[-1])["base_contact"],
+        )
     for i, roll in enumerate(rolls):
         if entries and entries[-1]["proven"] and entries[-1]["base_contact"] == top:
             entries.append({"roll": roll, "base_contact": top, "proven": True})
             continue
+        below = int(entries[-1]["base_contact"]) if entries else 0
+        if known is not None and known[0] == roll:
+            value = sum(1 for p in known[1].values() if c.contact[p])
+            if value >= below:
+                previous = known[1]
+                entries.append({"roll": roll, "base_contact": value, "proven": known[2]})
+                continue
         share = min(per_roll_s, (deadline - clock.now()) / (len(rolls) - i))
         if share <= 0.01:
             settled = False
             break
-        state = solve_at(
-            c,
-            scenario,
-            roll,
-            options,
-            full=False,
-            deadline=clock.now() + share,
-            previous=previous,
-        )
-        below = int(entries[-1]["base_contact"]) if entries else 0
+        state = table_row(c, scenario, roll, options, previous, clock.now() + share)
         if state.assignment is None:
             settled &= state.status == "INFEASIBLE"
             if entries:
                 entries.append({"roll": roll, "base_contact": below, "proven": False})
             continue
         previous = state.assignment
+        value = int(state.stages[0].value)
         entries.append(
             {
                 "roll": roll,
-                "base_contact": max(below, int(state.stages[0].value)),
+                "base_contact": max(below, value),
                 "proven": state.status == "OPTIMAL",
             }
         )

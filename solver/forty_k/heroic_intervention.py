@@ -10,12 +10,6 @@ from chargeopt.solver.forty_k.close_moves import CloseMove, require_heroic_inter
 from chargeopt.solver.forty_k.close_solve import solve_close
 from chargeopt.solver.options import SolveOptions
 
-TENTH_EDITION = (
-    "'heroic-intervention' is not a move of its own in 40k-10e: there it is a stratagem that "
-    'lets the unit make a charge move; solve it as a charge (kind = "charge" with its '
-    "targets and roll)"
-)
-
 
 def solve_heroic_intervention(scenario: Scenario, options: SolveOptions) -> Result:
     """The best heroic intervention: most models in base contact, then most models that can

@@ -51,6 +51,14 @@ def parse_methods(values: tuple[str, ...]) -> list[str]:
     help="Local worker processes (each solve in a fresh process).",
 )
 @click.option(
+    "--solver-workers",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="CP-SAT workers in each solve (fixed, so that the answers do not depend on the "
+    "machine; `solve --workers` is the same setting).",
+)
+@click.option(
     "--scheduler",
     default=None,
     help="Run on this Dask distributed scheduler (e.g. tcp://host:8786) instead.",
@@ -70,6 +78,7 @@ def bench(
     methods: tuple[str, ...],
     repeat: int,
     workers: int,
+    solver_workers: int,
     scheduler: str | None,
     time_limit: float,
     seed: int,
@@ -109,11 +118,13 @@ def bench(
             workers=workers,
             scheduler=scheduler,
             progress=tick,
+            solver_workers=solver_workers,
         )
     record["settings"]["command"] = " ".join(
         [
             f"chargeopt bench {suite_dir} --methods {','.join(chosen)} --repeat {repeat}",
-            f"--workers {workers} --time-limit {time_limit:g} --seed {seed}",
+            f"--workers {workers} --solver-workers {solver_workers}",
+            f"--time-limit {time_limit:g} --seed {seed}",
             *([f"--scheduler {scheduler}"] if scheduler else []),
             f"--json {json_out} --report {report_out}",
         ]

@@ -136,6 +136,13 @@ def main() -> None:
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
 @click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="CP-SAT workers (default: the machine's cores, at most 8). Any fixed count gives "
+    "the same answer on every run; another count may give another answer.",
+)
+@click.option(
     "--no-roll-table",
     is_flag=True,
     help="Skip the table of base contacts for every roll from the minimum to 12.",
@@ -162,6 +169,7 @@ def solve(
     svg_file: str | None,
     time_limit: float,
     seed: int,
+    workers: int | None,
     no_roll_table: bool,
     repair: bool,
     show_progress: bool,
@@ -178,6 +186,9 @@ def solve(
     ctx = click.get_current_context()
     ctx.meta[JSON_ERRORS] = as_json
     outputs = _outputs(scenario_file, {"-o": output, "--svg": svg_file})
+    from chargeopt.solver.interface.quick_start import import_cp_model_without_pandas
+
+    import_cp_model_without_pandas()
     from chargeopt.solver.interface.bounded import solve_bounded
     from chargeopt.solver.interface.summary import cut_short_line, summarise_result
     from chargeopt.solver.options import SolveOptions
@@ -189,6 +200,7 @@ def solve(
         roll=roll,
         roll_table=not no_roll_table,
         repair=repair,
+        **({} if workers is None else {"workers": workers}),
     )
     shown = _StageLine(show_progress, quiet)
     try:

@@ -18,12 +18,17 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Scenario, Status
 from chargeopt.models.loading import load_scenario
 from chargeopt.solver import solve
+from chargeopt.solver.bounds.contact_bound import straight_line_ceilings
 from chargeopt.solver.bounds.relaxation_zones import zones
 from chargeopt.solver.bounds.ring_packing import contact_ceiling
+from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core import clock
 from chargeopt.solver.core.tolerances import CONTACT_GAP_IN
+from chargeopt.solver.forty_k import charge_packing
+from chargeopt.solver.forty_k.charge import _contact_spots
 from chargeopt.solver.forty_k.contact_witness import contact_spots
 from chargeopt.solver.interface.summary import summarise_result
+from chargeopt.solver.options import SolveOptions
 
 R32 = 32 / 25.4 / 2
 R40 = 40 / 25.4 / 2
@@ -124,3 +129,32 @@ def test_spots_touch_and_never_overlap(case: tuple[Scenario, int]) -> None:
         return
     assert found < len(xy) <= 6
     _touching_and_apart(s, xy)
+
+
+def _three_40mm_and_a_block_of_thirty() -> Scenario:
+    """Thirty marines in three rows of ten, the front row 1.5" from three 40mm bases 2.2"
+    apart: with a roll of 3 only the front row can touch, and the straight line lets 8 do so."""
+    front_y = 20 - R40 - R32 - 1.5
+    pitch = 2 * R32 + 0.3
+    attackers = [
+        (12.2 + (j - 4.5) * pitch, front_y - i * pitch) for i in range(3) for j in range(10)
+    ]
+    return make_scenario(
+        attackers, {"B": [(10 + 2.2 * k, 20.0) for k in range(3)]}, enemy_base="40mm"
+    )
+
+
+def test_a_packing_cut_short_decides_on_what_it_placed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32: a contact packing stopped at its cap keeps the straight line's bound (8 here)
+    though it placed fewer (6); the spots step goes by the 6, finds a ring packing of 7 and
+    says so (before, the bound of 8 met the straight line's 8 and the step never ran)."""
+    monkeypatch.setattr(charge_packing, "CONTACT_PACKING_DETERMINISTIC", 0.0)
+    s = _three_40mm_and_a_block_of_thirty()
+    bf = Battlefield.from_scenario(s)
+    options = SolveOptions()
+    c = cand.generate(s, bf, 3, options)
+    assert straight_line_ceilings(s, 3)["base_contact"] == 8
+    spots, stats = _contact_spots(c, s, bf, 3, options, clock.now() + 30)
+    assert stats["ring_packing_bound"] == {"base_contact": 8}
+    assert stats["contact_spots"] == {"spots": 7, "candidate_ceiling": 8, "candidate_found": 6}
+    assert spots is not None and sum(len(xy) for xy in spots.values()) == 7
