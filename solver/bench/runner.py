@@ -77,7 +77,8 @@ def run_task(task: Task) -> Outcome:
         out["models"] = model_count(scenario)
         roll = scenario.action.roll
         blocks = isinstance(scenario, RankAndFileScenario)
-        if roll is None and scenario.action.kind == ActionKind.CHARGE and not blocks:
+        fixed = not blocks and scenario.rules.assault_range_in is not None
+        if roll is None and scenario.action.kind == ActionKind.CHARGE and not blocks and not fixed:
             raise ChargeoptError(f"{task.file}: a benchmark charge needs action.roll")
         t0 = time.perf_counter()
         result = METHODS[task.method](scenario, roll, task.time_limit_s, task.seed)
