@@ -30,7 +30,7 @@ def block(bid: str, kind: str, pts: list[tuple[float, float]], extra: str = "") 
 def scenario(name: str, note: str, body: list[str], action: str) -> str:
     """A whole scenario file."""
     head = (
-        f"# {note}\nformat = 1\nname = {name!r}\nruleset = \"40k-assault-4e\"\n\n"
+        f'# {note}\nformat = 1\nname = {name!r}\nruleset = "40k-assault-4e"\n\n'
         "[board]\nwidth = 44.0\nheight = 30.0\n\n"
     )
     return head.replace("'", '"') + "\n".join(body) + "\n" + action
@@ -75,7 +75,7 @@ LAYOUTS = {
     ),
     "a4-ten.toml": (
         "Ten marines charge five",
-        "Two ranks of five, 3.74\" from five orks.",
+        'Two ranks of five, 3.74" from five orks.',
         [
             unit("A", "attacker", [(x, 8 + 1.6 * i) for x in (10, 8.4) for i in range(5)]),
             unit("B", "defender", [(15, 8 + 1.6 * i) for i in range(5)]),
@@ -84,7 +84,7 @@ LAYOUTS = {
     ),
     "a5-twenty.toml": (
         "Twenty marines charge ten",
-        "Two ranks of ten, 3.74\" from ten orks.",
+        'Two ranks of ten, 3.74" from ten orks.',
         [
             unit("A", "attacker", [(x, 6 + 1.6 * i) for x in (10, 8.4) for i in range(10)]),
             unit("B", "defender", [(15, 6 + 1.6 * i) for i in range(10)]),
