@@ -4,7 +4,7 @@ attack) and the moves in their order, each with the seed's preference it took.""
 from __future__ import annotations
 
 from chargeopt.models import Placement, Result, Status
-from chargeopt.solver.interface.summary import headline, move_words, position
+from chargeopt.solver.interface.summary import headline, move_words, position, summarise_result
 
 TAKEN = {
     1: "base contact with {} (not yet engaged)",
@@ -12,6 +12,13 @@ TAKEN = {
     3: 'within 2" of an engaged unit mate',
     4: 'within 2" of a unit mate already moved',
 }
+
+
+def summary_text(result: Result) -> str:
+    """The summary of any result: this module's for 40k-assault-4e, `summarise_result`'s else."""
+    if "40k-assault-4e" in result.ruleset:
+        return summarise_assault_4e(result)
+    return summarise_result(result)
 
 
 def summarise_assault_4e(result: Result) -> str:

@@ -218,10 +218,6 @@ def summarise_result(result: Result) -> str:
         from chargeopt.solver.interface.ruling_text import summarise_blocks
 
         return summarise_blocks(result)
-    if "40k-assault-4e" in result.ruleset:
-        from chargeopt.solver.interface.assault_text import summarise_assault_4e
-
-        return summarise_assault_4e(result)
     solved = result.status in (Status.OPTIMAL, Status.FEASIBLE) or bool(result.violations)
     lines = [headline(result)]
     cut = result.stats.get("cut_short")
