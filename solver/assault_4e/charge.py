@@ -272,7 +272,7 @@ def _optimum(
     )
     state = solve_ordered(pm, c, objectives, adjacency, **run)
     if state.status == "OPTIMAL" and state.stages[-1].value < n:
-        most = n - int(round(state.stages[-1].value))
+        most = n - round(state.stages[-1].value)
         more = Objective("one_attack", cp_model.LinearExpr.Sum(support), True, most)
         extra = solve_ordered(pm, c, [more], adjacency, hint=list(state.assignment.values()), **run)
         if extra.assignment is not None:

@@ -92,10 +92,10 @@ def run_task(task: Task) -> Outcome:
         return out
     out["status"] = result.status.value
     out["base_contact"] = result.objective.get("base_contact")
-    out["engaged"] = result.objective.get("engaged")
+    out["engaged"] = result.objective.get("engaged", result.objective.get("enemy_engaged"))
     out["movement_in"] = result.objective.get("movement_in")
     out["bound"] = result.bound.get("base_contact")
-    out["engaged_bound"] = result.bound.get("engaged")
+    out["engaged_bound"] = result.bound.get("engaged", result.bound.get("enemy_engaged"))
     out["bound_scope"] = result.stats.get("bound_scope")
     if blocks:
         out["base_contact"] = models_in_contact(result.objective)
