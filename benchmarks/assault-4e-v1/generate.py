@@ -36,6 +36,19 @@ def scenario(name: str, note: str, body: list[str], action: str) -> str:
     return head.replace("'", '"') + "\n".join(body) + "\n" + action
 
 
+def two_ranks(n: int, name: str, y0: float) -> tuple[str, str, list[str], str]:
+    """2n marines in two ranks 1.6" apart charging n orks 3.74" ahead (edge to edge)."""
+    return (
+        name,
+        f"Two ranks of {n}, 3.74 inches from {n} orks.",
+        [
+            unit("A", "attacker", [(x, y0 + 1.6 * i) for x in (10, 8.4) for i in range(n)]),
+            unit("B", "defender", [(15, y0 + 1.6 * i) for i in range(n)]),
+        ],
+        CHARGE,
+    )
+
+
 CHARGE = '[action]\nkind = "charge"\nunit = "A"\ntargets = ["B"]\n'
 LAYOUTS = {
     "a1-first-forced.toml": (
@@ -73,24 +86,8 @@ LAYOUTS = {
         ],
         '[action]\nkind = "pile-in"\nunit = "A"\n',
     ),
-    "a4-ten.toml": (
-        "Ten marines charge five",
-        'Two ranks of five, 3.74" from five orks.',
-        [
-            unit("A", "attacker", [(x, 8 + 1.6 * i) for x in (10, 8.4) for i in range(5)]),
-            unit("B", "defender", [(15, 8 + 1.6 * i) for i in range(5)]),
-        ],
-        CHARGE,
-    ),
-    "a5-twenty.toml": (
-        "Twenty marines charge ten",
-        'Two ranks of ten, 3.74" from ten orks.',
-        [
-            unit("A", "attacker", [(x, 6 + 1.6 * i) for x in (10, 8.4) for i in range(10)]),
-            unit("B", "defender", [(15, 6 + 1.6 * i) for i in range(10)]),
-        ],
-        CHARGE,
-    ),
+    "a4-ten.toml": two_ranks(5, "Ten marines charge five", 8.0),
+    "a5-twenty.toml": two_ranks(10, "Twenty marines charge ten", 6.0),
 }
 
 
