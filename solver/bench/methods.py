@@ -92,6 +92,8 @@ def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Resu
     answer adds the charge solver's connectivity cuts and solves again. `optimal` means
     HiGHS proved the first stage's optimum; `infeasible` means on these candidates."""
     _forty_k_only(scenario, "highs")
+    if scenario.rules.assault_range_in is not None:
+        raise UnsupportedRuleError("the highs method solves 9th/10th-edition charges only")
     if scenario.action.kind != ActionKind.CHARGE:
         raise UnsupportedRuleError(f"the highs method only charges, not '{scenario.action.kind}'")
     t0 = time.perf_counter()
