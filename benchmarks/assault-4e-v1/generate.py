@@ -53,7 +53,7 @@ CHARGE = '[action]\nkind = "charge"\nunit = "A"\ntargets = ["B"]\n'
 LAYOUTS = {
     "a1-first-forced.toml": (
         "Forced first model",
-        "A1 is nearest: it must contact B1, the nearest ork, before anyone else moves.",
+        "A4 is nearest (4.22 inches centre to centre): it must contact B2 first",
         [
             unit("A", "attacker", [(10, 15), (8.4, 15), (8.4, 16.6), (10, 16.6), (6.8, 15)]),
             unit("B", "defender", [(14.2, 14), (14.2, 17), (15.6, 15.5)]),
