@@ -3,6 +3,8 @@ contact, one attack within 2" of an engaged unit mate) and the objective counted
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from chargeopt.geometry import Battlefield, Footprint
@@ -55,9 +57,14 @@ def answer(
     order: list[str],
     bound: dict[str, int | float],
     stats: dict[str, object],
+    contacts: Callable[[Placement], tuple[str, ...]] | None = None,
 ) -> Result:
-    """The Result of a 40k-assault-4e move whose models end at `poses`, moved in `order`."""
+    """The Result of a 40k-assault-4e move whose models end at `poses`, moved in `order`;
+    `contacts` names the enemy models a written placement touches when the move has no
+    targets (reinforcement, consolidation)."""
     placements = placements_at(scenario, battlefield, poses)
+    if contacts is not None:
+        placements = tuple(p.model_copy(update={"contact": contacts(p)}) for p in placements)
     fight = fighters(scenario, placements)
     return Result(
         scenario=scenario.name,

@@ -272,7 +272,8 @@ def _optimum(
     )
     state = solve_ordered(pm, c, objectives, adjacency, **run)
     if state.status == "OPTIMAL" and state.stages[-1].value < n:
-        more = Objective("one_attack", cp_model.LinearExpr.Sum(support), True, n)
+        most = n - round(state.stages[-1].value)
+        more = Objective("one_attack", cp_model.LinearExpr.Sum(support), True, most)
         extra = solve_ordered(pm, c, [more], adjacency, hint=list(state.assignment.values()), **run)
         if extra.assignment is not None:
             state.stages += extra.stages
@@ -280,6 +281,8 @@ def _optimum(
     elif state.status == "OPTIMAL":
         state.stages.append(StageOutcome("one_attack", 0.0, 0.0, "OPTIMAL", 0.0))
     bound = {s.name: int(np.floor(s.bound + 1e-9)) for s in state.stages if np.isfinite(s.bound)}
+    if "one_attack" in bound and "base_contact" in bound:
+        bound["one_attack"] = min(bound["one_attack"], n - bound["base_contact"])
     if state.assignment is None:
         status = Status.INFEASIBLE if state.status == "INFEASIBLE" else Status.UNKNOWN
         return None, status, bound

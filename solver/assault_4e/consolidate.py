@@ -1,11 +1,29 @@
-"""The 40k-assault-4e consolidation: up to 3" in any direction, coherency kept."""
+"""The 40k-assault-4e consolidation: up to 3" along a legal path (walls and models block),
+coherency kept; models not in base contact move into contact with any enemy unit they can
+reach (new units included), the others stay."""
 
 from __future__ import annotations
 
-from chargeopt.models import Result, Scenario, UnsupportedRuleError
+import numpy as np
+
+from chargeopt.geometry import Battlefield
+from chargeopt.geometry.paths import obstacle_map
+from chargeopt.models import Result, Scenario
+from chargeopt.solver.assault_4e.close_in import close_in, in_contact_with
 from chargeopt.solver.options import SolveOptions
 
 
 def solve_assault_consolidate(scenario: Scenario, options: SolveOptions) -> Result:
-    """The consolidation under 40k-assault-4e (being built)."""
-    raise UnsupportedRuleError("the 40k-assault-4e consolidation is being built")
+    """The consolidation: each model not in base contact to its shortest contact within 3",
+    in coherency; a model that cannot stays where it is."""
+    battlefield = Battlefield.from_scenario(scenario)
+    unit = scenario.acting_unit
+    foes = list(scenario.enemies_of(unit))
+    movers = [m.id for m in unit.models if not in_contact_with(scenario, m.id, foes)]
+    limit = scenario.rules.consolidate_in
+
+    def lengths(mid: str, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        omap = obstacle_map(scenario, battlefield, mid)
+        return omap.path_field(omap.mover.start, within_in=limit).lengths_to(xs, ys)
+
+    return close_in(scenario, battlefield, foes, movers, lengths, limit, {})

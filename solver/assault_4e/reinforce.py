@@ -1,12 +1,39 @@
 """The 40k-assault-4e reinforcement (pile-in) move: locked but unengaged models move up to 6"
-to contact the enemy, through terrain and models."""
+in a straight line (terrain and models do not block it) into base contact with the units they
+are locked with, unengaged enemy models first."""
 
 from __future__ import annotations
 
-from chargeopt.models import Result, Scenario, UnsupportedRuleError
+import numpy as np
+
+from chargeopt.geometry import Battlefield
+from chargeopt.geometry.assault_moves import free_lengths
+from chargeopt.models import Result, Scenario, Unit
+from chargeopt.solver.assault_4e.close_in import close_in, in_contact_with
 from chargeopt.solver.options import SolveOptions
 
 
 def solve_reinforcement(scenario: Scenario, options: SolveOptions) -> Result:
-    """The reinforcement move under 40k-assault-4e (being built)."""
-    raise UnsupportedRuleError("the 40k-assault-4e reinforcement move is being built")
+    """The reinforcement move: each unengaged model of the acting unit to its shortest contact
+    with a locked enemy model, in coherency; a model that cannot stays where it is."""
+    battlefield = Battlefield.from_scenario(scenario)
+    unit = scenario.acting_unit
+    foes = _locked(scenario)
+    movers = [m.id for m in unit.models if not in_contact_with(scenario, m.id, foes)]
+    start = {m.id: (m.x, m.y) for m in unit.models}
+
+    def lengths(mid: str, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        return free_lengths(start[mid], xs, ys)
+
+    limit = scenario.rules.reinforcement_in or 0.0
+    stats: dict[str, object] = {"locked_with": [u.id for u in foes]}
+    return close_in(scenario, battlefield, foes, movers, lengths, limit, stats)
+
+
+def _locked(scenario: Scenario) -> list[Unit]:
+    """`locked_with`, else every enemy unit a model of the acting unit touches at the start."""
+    unit = scenario.acting_unit
+    if unit.locked_with:
+        return [scenario.unit_by_id[u] for u in unit.locked_with]
+    enemies = list(scenario.enemies_of(unit))
+    return [e for e in enemies if any(in_contact_with(scenario, m.id, [e]) for m in unit.models)]

@@ -2,7 +2,7 @@
 time limit, seed) returning a Result that the runner re-checks itself:
 
 - chargeopt: the normal charge solve (CP-SAT), without the roll table;
-- greedy: the greedy baseline at the roll;
+- greedy: the greedy baseline at the roll (40k-assault-4e: `assault_baseline.py`);
 - highs: the charge's first objective stage (most models in base contact, every rule) on the
   same candidates, solved by HiGHS with the same connectivity cut loop as the charge solver;
 - no-hint, presolve, no-symmetry: chargeopt with one technique switched off (or presolve on);
@@ -25,6 +25,7 @@ from chargeopt.models import (
     UnsupportedRuleError,
 )
 from chargeopt.solver.api import solve
+from chargeopt.solver.bench.assault_baseline import solve_literal_charge
 from chargeopt.solver.bench.baseline import solve_greedy
 from chargeopt.solver.bench.block_baseline import solve_straight_in
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
@@ -92,7 +93,10 @@ def straight_in(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -
 
 
 def greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    """The greedy baseline; under 40k-assault-4e the seed's charge read model by model."""
     _forty_k_only(scenario, "greedy")
+    if scenario.rules.assault_range_in is not None and scenario.action.kind == ActionKind.CHARGE:
+        return solve_literal_charge(scenario, _options(time_limit_s, seed, roll))
     return solve_greedy(scenario, _options(time_limit_s, seed, roll), roll=roll)
 
 
@@ -101,6 +105,8 @@ def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Resu
     answer adds the charge solver's connectivity cuts and solves again. `optimal` means
     HiGHS proved the first stage's optimum; `infeasible` means on these candidates."""
     _forty_k_only(scenario, "highs")
+    if scenario.rules.assault_range_in is not None:
+        raise UnsupportedRuleError("the highs method solves 9th/10th-edition charges only")
     if scenario.action.kind != ActionKind.CHARGE:
         raise UnsupportedRuleError(f"the highs method only charges, not '{scenario.action.kind}'")
     t0 = time.perf_counter()

@@ -85,7 +85,8 @@ def run_task(task: Task) -> Outcome:
         out["models"] = model_count(scenario)
         roll = scenario.action.roll
         blocks = isinstance(scenario, RankAndFileScenario)
-        if roll is None and scenario.action.kind == ActionKind.CHARGE and not blocks:
+        fixed = not blocks and scenario.rules.assault_range_in is not None
+        if roll is None and scenario.action.kind == ActionKind.CHARGE and not blocks and not fixed:
             raise ChargeoptError(f"{task.file}: a benchmark charge needs action.roll")
         token = SOLVER_WORKERS.set(task.solver_workers)
         t0 = time.perf_counter()
@@ -103,10 +104,10 @@ def run_task(task: Task) -> Outcome:
         return out
     out["status"] = result.status.value
     out["base_contact"] = result.objective.get("base_contact")
-    out["engaged"] = result.objective.get("engaged")
+    out["engaged"] = result.objective.get("engaged", result.objective.get("enemy_engaged"))
     out["movement_in"] = result.objective.get("movement_in")
     out["bound"] = result.bound.get("base_contact")
-    out["engaged_bound"] = result.bound.get("engaged")
+    out["engaged_bound"] = result.bound.get("engaged", result.bound.get("enemy_engaged"))
     out["bound_scope"] = result.stats.get("bound_scope")
     if blocks:
         out["base_contact"] = models_in_contact(result.objective)

@@ -42,7 +42,8 @@ def summarise_assault_4e(result: Result) -> str:
         lines += [f"  - [{v.kind}] {v.message}" for v in result.violations]
     if "seconds" in result.stats:
         seconds, candidates = result.stats["seconds"], result.stats.get("candidates", 0)
-        lines.append(f"Solved in {seconds:.2f} s over {candidates} candidate positions")
+        over = f" over {candidates} candidate positions" if candidates else ""
+        lines.append(f"Solved in {seconds:.2f} s{over}")
     return "\n".join(lines)
 
 
@@ -51,7 +52,9 @@ def _moves(result: Result) -> list[str]:
     by_id = {p.model: p for p in result.placements}
     if not result.order:
         return [f"  {p.model} {move_words(p)} {position(p)}{_role(p)}" for p in result.placements]
-    lines = ["Order of moves (the first is the model nearest the charged unit):"]
+    charge = result.action is not None and result.action.kind == "charge"
+    head = "the first is the model nearest the charged unit" if charge else "nearest model first"
+    lines = [f"Order of moves ({head}):"]
     engaged: set[str] = set()
     moved: list[Placement] = []
     support = set(result.fighters.get("one_attack", ()))

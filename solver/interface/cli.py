@@ -189,8 +189,9 @@ def solve(
     from chargeopt.solver.interface.quick_start import import_cp_model_without_pandas
 
     import_cp_model_without_pandas()
+    from chargeopt.solver.interface.result_text import summary_text
     from chargeopt.solver.interface.bounded import solve_bounded
-    from chargeopt.solver.interface.summary import cut_short_line, summarise_result
+    from chargeopt.solver.interface.summary import cut_short_line
     from chargeopt.solver.options import SolveOptions
 
     scenario = load_checked_scenario(scenario_file)
@@ -224,7 +225,7 @@ def solve(
         from chargeopt.solver.interface.svg import render_svg
 
         write_text(outputs["--svg"], render_svg(scenario, result))
-    click.echo(text if as_json else summarise_result(result))
+    click.echo(text if as_json else summary_text(result))
     if outcome.cut_short == "interrupted":
         ctx.exit(EXIT_INTERRUPTED)
     if result.violations:

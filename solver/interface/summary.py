@@ -228,14 +228,6 @@ def summarise_result(result: Result) -> str:
         from chargeopt.solver.interface.ruling_text import summarise_blocks
 
         return summarise_blocks(result)
-    if result.action is not None and result.action.kind == "fall-back":
-        from chargeopt.solver.interface.fall_back_text import summarise_fall_back
-
-        return summarise_fall_back(result, headline(result))
-    if "40k-assault-4e" in result.ruleset:
-        from chargeopt.solver.interface.assault_text import summarise_assault_4e
-
-        return summarise_assault_4e(result)
     solved = result.status in (Status.OPTIMAL, Status.FEASIBLE) or bool(result.violations)
     lines = [headline(result)]
     cut = result.stats.get("cut_short")

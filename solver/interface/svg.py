@@ -74,6 +74,7 @@ STYLE = """
 .contact{stroke:#ffcc00;stroke-width:3.5;stroke-dasharray:none}
 .engaged{stroke:#12a04a;stroke-width:3;stroke-dasharray:none}
 .label{font-size:8px;fill:#fff;text-anchor:middle;font-weight:bold}
+.step{font-size:10px;fill:#8a1c1c;text-anchor:middle;font-weight:bold}
 .start-label{font-size:7px;fill:#173a60;text-anchor:middle}
 .title{font-size:14px;font-weight:bold}
 .caption{font-size:12px}
@@ -252,6 +253,8 @@ def caption_lines(scenario: Scenario, result: Result | None) -> list[str]:
     minimum = minimum_roll_line(result)
     if minimum:
         lines.append(minimum)
+    if result.order:
+        lines.append(f"Red numbers: the order of moves ({', '.join(result.order)})")
     lines += [f"Violation [{v.kind}]: {v.message}" for v in result.violations[:3]]
     return lines
 
@@ -424,6 +427,27 @@ def _reach(scenario: Scenario, roll: int) -> list[str]:
     ]
 
 
+def _steps(result: Result | None, placed: dict[str, Placement]) -> list[str]:
+    """The order of moves (40k-assault-4e): each moved model's step number above its end."""
+    if result is None or not result.order:
+        return []
+    out = []
+    for step, mid in enumerate(result.order, start=1):
+        p = placed.get(mid)
+        if p is not None:
+            tip = f"<title>{escape(mid)} moves {ordinal(step)}</title>"
+            out.append(
+                f'<text class="step" x="{_px(p.x + 0.55)}" y="{_px(p.y - 0.55)}">{step}{tip}</text>'
+            )
+    return out
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th..."""
+    tail = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0, "th")
+    return f"{n}{tail}"
+
+
 def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None = None) -> str:
     """The whole picture as an SVG document (a string)."""
     if isinstance(scenario, RankAndFileScenario):
@@ -458,6 +482,7 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
         *_terrain(battlefield),
         *fall_back_overlay(scenario, result),
         *(part for part in _models(scenario, placed) if part),
+        *_steps(result, placed),
     ]
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '

@@ -112,7 +112,7 @@ def _run(
 
 def _answer(scenario: Scenario | RankAndFileScenario, result: Any) -> dict[str, Any]:
     """The result as the page uses it: the document, its text summary and the file to save."""
-    from chargeopt.solver.interface.summary import summarise_result
+    from chargeopt.solver.interface.result_text import summary_text
     from chargeopt.solver.interface.web.documents import result_text
 
     if result is None:
@@ -120,7 +120,7 @@ def _answer(scenario: Scenario | RankAndFileScenario, result: Any) -> dict[str, 
     return {
         "result": result.model_dump(mode="json"),
         "status": result.status.value,
-        "summary": summarise_result(result),
+        "summary": summary_text(result),
         "result_text": result_text(result),
     }
 

@@ -1,0 +1,218 @@
+"""The model-by-model move into base contact shared by the reinforcement move and consolidation:
+nearest model first, each to the shortest spot in base contact (an enemy model not yet engaged
+before an engaged one) that keeps the unit in coherency; passes repeat until none moves.
+
+Spots are dense rings (`RING_STEP_DEG`) at `CONTACT_GAP_IN` around each enemy model, kept on
+the board, `MARGIN_IN` off terrain and `APART_IN` off every other base."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import networkx as nx
+import numpy as np
+import shapely
+
+from chargeopt.geometry import Battlefield, Footprint
+from chargeopt.geometry.distance_matrix import edge_distances
+from chargeopt.geometry.paths import obstacle_map
+from chargeopt.models import Placement, Result, RoundBase, Scenario, Status, Unit
+from chargeopt.solver.assault_4e.answer import answer
+from chargeopt.solver.core.polish import Pose
+from chargeopt.solver.core.tolerances import (
+    APART_IN,
+    CONTACT_GAP_IN,
+    JSON_DECIMALS,
+    MARGIN_IN,
+    PAIR_KEPT_IN,
+)
+
+RING_STEP_DEG = 1.0
+Lengths = Callable[[str, np.ndarray, np.ndarray], np.ndarray]
+"""Move lengths of a model to ends (x, y); inf where it cannot go."""
+
+
+def close_in(
+    scenario: Scenario,
+    battlefield: Battlefield,
+    foes: list[Unit],
+    movers: list[str],
+    lengths: Lengths,
+    limit_in: float,
+    stats: dict[str, object],
+) -> Result:
+    """Moves `movers` (nearest to `foes` first) into base contact within `limit_in` where they
+    can; the others stay. `status` is feasible: the greedy proves no bound."""
+    t0 = time.perf_counter()
+    unit = scenario.acting_unit
+    pos = {m.id: Footprint(unit.base_of(m), m.x, m.y, m.z, m.facing) for m in unit.models}
+    foe_fps = [Footprint(u.base_of(m), m.x, m.y, m.z, m.facing) for u in foes for m in u.models]
+    foe_ids = [m.id for u in foes for m in u.models]
+    others = [
+        Footprint(u.base_of(m), m.x, m.y, m.z, m.facing)
+        for u in scenario.units
+        if u.id != unit.id
+        for m in u.models
+    ]
+    moved: dict[str, float] = {}
+    engaged = {e for mid in pos for e in _touching(pos[mid], foe_fps, foe_ids, scenario)}
+    coherent_at_start = _coherent(scenario, pos)
+    waiting = sorted(movers, key=lambda mid: _gap_to(pos[mid], foe_fps))
+    order: list[str] = []
+    progress = True
+    while progress and waiting and foe_fps:
+        progress = False
+        for mid in list(waiting):
+            spot = _best_spot(
+                scenario,
+                battlefield,
+                mid,
+                pos,
+                others,
+                foe_fps,
+                foe_ids,
+                engaged,
+                lengths,
+                limit_in,
+                coherent_at_start,
+            )
+            if spot is None:
+                continue
+            x, y, length, touched = spot
+            pos[mid] = Footprint(pos[mid].base, x, y, pos[mid].z, pos[mid].facing)
+            moved[mid] = length
+            engaged |= set(touched)
+            order.append(mid)
+            waiting.remove(mid)
+            progress = True
+    poses = {mid: Pose(fp.x, fp.y, fp.z, fp.facing, moved.get(mid, 0.0)) for mid, fp in pos.items()}
+    stats["stayed"] = list(waiting)
+    stats["seconds"] = round(time.perf_counter() - t0, 3)
+
+    def contacts(p: Placement) -> tuple[str, ...]:
+        fp = Footprint(pos[p.model].base, p.x, p.y, p.z, pos[p.model].facing)
+        return _touching(fp, foe_fps, foe_ids, scenario)
+
+    return answer(
+        scenario,
+        battlefield,
+        poses,
+        status=Status.FEASIBLE,
+        order=order,
+        bound={},
+        stats=stats,
+        contacts=contacts,
+    )
+
+
+def _best_spot(
+    scenario: Scenario,
+    battlefield: Battlefield,
+    mid: str,
+    pos: dict[str, Footprint],
+    others: list[Footprint],
+    foe_fps: list[Footprint],
+    foe_ids: list[str],
+    engaged: set[str],
+    lengths: Lengths,
+    limit_in: float,
+    coherent_at_start: bool,
+) -> tuple[float, float, float, tuple[str, ...]] | None:
+    """The shortest legal contact spot of `mid`, preferring an enemy model not yet engaged."""
+    fp = pos[mid]
+    if not isinstance(fp.base, RoundBase):
+        return None
+    angles = np.radians(np.arange(0.0, 360.0, RING_STEP_DEG))
+    best: tuple[tuple[int, float], tuple[float, float, float, tuple[str, ...]]] | None = None
+    mates = [p for m, p in pos.items() if m != mid]
+    for foe, foe_id in zip(foe_fps, foe_ids, strict=True):
+        if not foe.is_round:
+            continue
+        d = fp.base.radius_in + foe.radius_in + CONTACT_GAP_IN
+        xs = np.round(foe.x + d * np.cos(angles), JSON_DECIMALS)
+        ys = np.round(foe.y + d * np.sin(angles), JSON_DECIMALS)
+        length = lengths(mid, xs, ys)
+        ok = (length <= limit_in - MARGIN_IN) & _open_ground(scenario, battlefield, mid, xs, ys)
+        blockers = [o for o in [*others, *mates] if o is not foe]
+        if blockers and ok.any():
+            facing = np.full(len(xs), fp.facing)
+            ok &= (edge_distances(fp.base, xs, ys, facing, blockers) >= APART_IN).all(axis=1)
+        for k in np.flatnonzero(ok)[np.argsort(length[ok])]:
+            end = Footprint(fp.base, float(xs[k]), float(ys[k]), fp.z, fp.facing)
+            trial = {**pos, mid: end}
+            if coherent_at_start and not _coherent(scenario, trial):
+                continue
+            rank = (0 if foe_id not in engaged else 1, float(length[k]))
+            if best is None or rank < best[0]:
+                touched = _touching(end, foe_fps, foe_ids, scenario)
+                best = (rank, (end.x, end.y, float(length[k]), touched))
+            break
+    return None if best is None else best[1]
+
+
+def _open_ground(
+    scenario: Scenario, battlefield: Battlefield, mid: str, xs: np.ndarray, ys: np.ndarray
+) -> np.ndarray:
+    """Ends on the board and clear of terrain obstacles (walls, impassable) by `MARGIN_IN`."""
+    omap = obstacle_map(scenario, battlefield, mid)
+    r = omap.mover.clearance_in + MARGIN_IN
+    ok = (xs >= r) & (xs <= battlefield.width - r) & (ys >= r) & (ys <= battlefield.height - r)
+    pieces = {p.id for p in battlefield.pieces}
+    for o in omap.obstacles:
+        if o.id in pieces:
+            ok &= shapely.distance(o.core, shapely.points(xs, ys)) >= o.grow_in + MARGIN_IN
+    return ok
+
+
+def _touching(
+    fp: Footprint, foe_fps: list[Footprint], foe_ids: list[str], scenario: Scenario
+) -> tuple[str, ...]:
+    """The foe models a base touches (within the base contact tolerance)."""
+    if not foe_fps:
+        return ()
+    gaps = edge_distances(
+        fp.base, np.array([fp.x]), np.array([fp.y]), np.array([fp.facing]), foe_fps
+    )
+    tol = scenario.rules.base_contact_tolerance_in - 0.001
+    return tuple(foe_ids[j] for j in np.flatnonzero(gaps[0] <= tol))
+
+
+def _gap_to(fp: Footprint, foe_fps: list[Footprint]) -> float:
+    if not foe_fps:
+        return 0.0
+    gaps = edge_distances(
+        fp.base, np.array([fp.x]), np.array([fp.y]), np.array([fp.facing]), foe_fps
+    )
+    return float(gaps.min())
+
+
+def _coherent(scenario: Scenario, pos: dict[str, Footprint]) -> bool:
+    """Every model has its neighbours within coherency (with `PAIR_KEPT_IN` to spare) and the
+    unit is one group."""
+    fps = list(pos.values())
+    if len(fps) < 2:
+        return True
+    rules = scenario.rules
+    gaps = np.vstack(
+        [
+            edge_distances(f.base, np.array([f.x]), np.array([f.y]), np.array([f.facing]), fps)[0]
+            for f in fps
+        ]
+    )
+    np.fill_diagonal(gaps, np.inf)
+    links = gaps <= rules.coherency_range_in - PAIR_KEPT_IN
+    if (links.sum(axis=1) < rules.coherency_neighbours(len(fps))).any():
+        return False
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(fps)))
+    graph.add_edges_from(zip(*np.nonzero(np.triu(links, k=1)), strict=True))
+    return nx.is_connected(graph)
+
+
+def in_contact_with(scenario: Scenario, model_id: str, foes: list[Unit]) -> bool:
+    """Whether the acting unit's model `model_id` starts in base contact with a model of `foes`."""
+    unit, m = scenario.model_index[model_id]
+    fp = Footprint(unit.base_of(m), m.x, m.y, m.z, m.facing)
+    foe_fps = [Footprint(u.base_of(f), f.x, f.y, f.z, f.facing) for u in foes for f in u.models]
+    return bool(_touching(fp, foe_fps, [f.id for u in foes for f in u.models], scenario))

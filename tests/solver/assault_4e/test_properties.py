@@ -1,0 +1,40 @@
+"""Every 40k-assault-4e answer on sampled layouts passes the independent checker as written."""
+
+from __future__ import annotations
+
+from builders import make_scenario, sampled_layouts
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from chargeopt.geometry.checker import check_placement
+from chargeopt.solver import solve
+
+JITTER = st.floats(-0.6, 0.6, allow_nan=False)
+
+
+@st.composite
+def layouts(draw: st.DrawFn) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """2-4 attackers in a rough column at x = 10, 1-3 defenders 3-6" to their right."""
+    n = draw(st.integers(2, 4))
+    attackers = [(10.0 + draw(JITTER), 8.0 + 2.0 * i) for i in range(n)]
+    gap = draw(st.floats(3.0, 6.0))
+    k = draw(st.integers(1, 3))
+    defenders = [(10.0 + gap + draw(JITTER), 9.0 + 2.0 * j + draw(JITTER) / 2) for j in range(k)]
+    return attackers, defenders
+
+
+@sampled_layouts(10)
+@given(layouts(), st.sampled_from(["charge", "pile-in", "consolidate"]))
+def test_every_answer_passes_the_checker(layout, kind: str) -> None:
+    """Charge, reinforcement and consolidation: answers with placements have no violation."""
+    attackers, defenders = layout
+    action = None if kind == "charge" else {"kind": kind, "unit": "A"}
+    try:
+        scenario = make_scenario(
+            attackers, {"B": defenders}, ruleset="40k-assault-4e", action=action
+        )
+    except ValueError:
+        assume(False)
+    result = solve(scenario)
+    if result.placements:
+        assert check_placement(scenario, result.placements, order=result.order) == []
