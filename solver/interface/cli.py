@@ -189,8 +189,8 @@ def solve(
     from chargeopt.solver.interface.quick_start import import_cp_model_without_pandas
 
     import_cp_model_without_pandas()
-    from chargeopt.solver.interface.result_text import summary_text
     from chargeopt.solver.interface.bounded import solve_bounded
+    from chargeopt.solver.interface.result_text import summary_text
     from chargeopt.solver.interface.summary import cut_short_line
     from chargeopt.solver.options import SolveOptions
 
