@@ -13,9 +13,9 @@ SUITE = Path(__file__).resolve().parents[3] / "benchmarks" / "assault-4e-v1"
 
 
 def test_manifest_hashes_match_and_every_layout_loads() -> None:
-    """Five layouts, each hash checked, each a 40k-assault-4e scenario."""
+    """Seven layouts, each hash checked, each a 40k-assault-4e scenario."""
     suite = load_suite(SUITE)
-    assert suite.name == "assault-4e-v1" and suite.version == 1 and len(suite.layouts) == 5
+    assert suite.name == "assault-4e-v1" and suite.version == 1 and len(suite.layouts) == 7
     for lay in suite.layouts:
         assert load_scenario(lay.path).ruleset[0] == "40k-assault-4e"
 
