@@ -1,65 +1,16 @@
-"""Orders of single-model moves: the order that replays a placement with each model at its best
-category at its step, the check of every step, and the literal greedy that places model after
-model by the seed's preferences."""
+"""Orders of single-model moves: the first model's move, the best category open at each step of
+an order, and the greedy that places model after model by the seed's preferences."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from chargeopt.geometry.distance_matrix import edge_distances
-from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, State, category, options_at
-from chargeopt.solver.core.tolerances import APART_IN, PAIR_KEPT_IN
+from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, State, options_at
+from chargeopt.solver.core.tolerances import APART_IN
 
 End = tuple[float, float, tuple[str, ...], float]
 """Where a model ends: x, y, the target models it touches, how far it moved."""
-
-
-@dataclass
-class Replay:
-    """An order of moves and, per step, the category taken and the best one open."""
-
-    order: list[str]
-    taken: list[int]
-    best: list[int]
-
-    @property
-    def first_wrong_step(self) -> int | None:
-        """The first step whose model could have taken a better category, or None."""
-        for k, (a, b) in enumerate(zip(self.taken, self.best, strict=True)):
-            if k > 0 and b < a:
-                return k
-        return None
-
-
-def replay_order(charge: Charge, ends: dict[str, End], first: str) -> Replay | None:
-    """An order that replays `ends`: the first model first, then always a model whose end is
-    within 2" of a moved model and clear of every unmoved model's start, the one taking the
-    best category now (ties in the unit's order). None if no such order exists."""
-    rules = charge.scenario.rules
-    state = State({first: ends[first][:3]})
-    order, taken = [first], [1]
-    left = [m.id for m in charge.unit.models if m.id != first]
-    while left:
-        best_pick: tuple[int, str] | None = None
-        for mid in left:
-            if not _chained(charge, state, mid, ends[mid], rules.coherency_range_in):
-                continue
-            if not _clear_of_starts(charge, state, mid, ends[mid], left):
-                continue
-            near = _near_engaged(charge, state, mid, ends[mid])
-            cat = category(ends[mid][2], near, state.engaged)
-            if best_pick is None or cat < best_pick[0]:
-                best_pick = (cat, mid)
-        if best_pick is None:
-            return None
-        cat, mid = best_pick
-        order.append(mid)
-        taken.append(cat)
-        state.ends[mid] = ends[mid][:3]
-        left.remove(mid)
-    return Replay(order, taken, judged(charge, ends, order))
 
 
 def judged(charge: Charge, ends: dict[str, End], order: list[str]) -> list[int]:
@@ -142,34 +93,3 @@ def values(ends: dict[str, End]) -> tuple[int, int]:
     """Enemy models engaged and models in base contact."""
     engaged = {e for end in ends.values() for e in end[2]}
     return len(engaged), sum(1 for e in ends.values() if e[2])
-
-
-def _gaps(charge: Charge, mid: str, end: End, others: list[tuple[float, float, str]]) -> np.ndarray:
-    start = charge.start(mid)
-    fps = []
-    for x, y, oid in others:
-        o = charge.start(oid)
-        fps.append(type(o)(o.base, x, y, o.z, o.facing))
-    return edge_distances(
-        start.base, np.array([end[0]]), np.array([end[1]]), np.array([start.facing]), fps
-    )[0]
-
-
-def _chained(charge: Charge, state: State, mid: str, end: End, range_in: float) -> bool:
-    moved = [(x, y, oid) for oid, (x, y, _) in state.ends.items()]
-    return bool((_gaps(charge, mid, end, moved) <= range_in - PAIR_KEPT_IN).any())
-
-
-def _near_engaged(charge: Charge, state: State, mid: str, end: End) -> bool:
-    engaged = [(x, y, oid) for oid, (x, y, t) in state.ends.items() if t]
-    if not engaged:
-        return False
-    support = charge.scenario.rules.fight_support_range_in or 0.0
-    return bool((_gaps(charge, mid, end, engaged) <= support - PAIR_KEPT_IN).any())
-
-
-def _clear_of_starts(charge: Charge, state: State, mid: str, end: End, left: list[str]) -> bool:
-    still = [(charge.start(o).x, charge.start(o).y, o) for o in left if o != mid]
-    if not still:
-        return True
-    return bool((_gaps(charge, mid, end, still) >= APART_IN / 2).all())

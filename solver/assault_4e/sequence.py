@@ -28,7 +28,7 @@ from chargeopt.solver.core.tolerances import (
     ROLL_MARGIN_IN,
 )
 
-RING_STEP_DEG = 1.0
+RING_STEP_DEG = 2.0
 """Angular step of the dense contact rings the steps are judged on (the checker's witnesses
 lie on multiples of this step)."""
 FRIEND_GAP_IN = 1.0
@@ -59,6 +59,7 @@ class Charge:
     targets: list[Footprint]
     non_targets: list[Footprint]
     spots: dict[str, Spots] = field(default_factory=dict)
+    friend_rings: dict[tuple[str, str, float, float], Spots] = field(default_factory=dict)
 
     @classmethod
     def of(cls, scenario: Scenario, battlefield: Battlefield, c: Candidates) -> Charge:
@@ -162,7 +163,11 @@ class Charge:
             return [()] * len(xs)
         gaps = edge_distances(start.base, xs, ys, np.full(len(xs), start.facing), self.targets)
         tol = self.scenario.rules.base_contact_tolerance_in - 0.001
-        return [tuple(self.target_ids[j][1] for j in np.flatnonzero(row <= tol)) for row in gaps]
+        out: list[tuple[str, ...]] = [()] * len(xs)
+        rows, cols = np.nonzero(gaps <= tol)
+        for r in np.unique(rows):
+            out[r] = tuple(self.target_ids[j][1] for j in cols[rows == r])
+        return out
 
 
 @dataclass
@@ -215,8 +220,11 @@ def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray,
     engaged_mates = np.array([bool(state.ends[mid][2]) for mid in state.ends])
     near_engaged = (gaps[:, engaged_mates] <= support - PAIR_KEPT_IN).any(axis=1)
     engaged = state.engaged
-    for i in np.flatnonzero(ok & chained):
-        cats[i] = category(sp.touches[i], bool(near_engaged[i]), engaged)
+    legal = ok & chained
+    touching = np.fromiter((bool(t) for t in sp.touches), bool, n)
+    cats[legal] = np.where(near_engaged[legal], 3, 4)
+    for i in np.flatnonzero(legal & touching):
+        cats[i] = 1 if any(e not in engaged for e in sp.touches[i]) else 2
     return cats, sp
 
 
@@ -226,29 +234,36 @@ def _with_friend_rings(charge: Charge, state: State, model_id: str, sp: Spots) -
     start = charge.start(model_id)
     if not isinstance(start.base, RoundBase) or not state.ends:
         return sp
-    angles = np.radians(np.arange(0.0, 360.0, RING_STEP_DEG))
-    rx, ry = [], []
+    parts = [sp]
     for mid, (x, y, touches) in state.ends.items():
-        if not touches:
-            continue
-        fp = _end_fp(charge, mid, state)
-        if not fp.is_round:
-            continue
-        d = start.base.radius_in + fp.radius_in + FRIEND_GAP_IN
-        rx.append(np.round(x + d * np.cos(angles), JSON_DECIMALS))
-        ry.append(np.round(y + d * np.sin(angles), JSON_DECIMALS))
-    if not rx:
+        if touches and _end_fp(charge, mid, state).is_round:
+            key = (model_id, mid, x, y)
+            if key not in charge.friend_rings:
+                charge.friend_rings[key] = _friend_ring(charge, model_id, mid, state)
+            parts.append(charge.friend_rings[key])
+    if len(parts) == 1:
         return sp
-    xs, ys = np.concatenate(rx), np.concatenate(ry)
+    return Spots(
+        np.concatenate([p.x for p in parts]),
+        np.concatenate([p.y for p in parts]),
+        np.concatenate([p.moved for p in parts]),
+        [t for p in parts for t in p.touches],
+    )
+
+
+def _friend_ring(charge: Charge, model_id: str, mate: str, state: State) -> Spots:
+    """The legal spots of `model_id` on the ring 1" off moved unit mate `mate` (the same
+    wherever the others stand: which are clear of them is judged per step)."""
+    start = charge.start(model_id)
+    fp = _end_fp(charge, mate, state)
+    angles = np.radians(np.arange(0.0, 360.0, RING_STEP_DEG))
+    d = start.base.radius_in + fp.radius_in + FRIEND_GAP_IN
+    xs = np.round(fp.x + d * np.cos(angles), JSON_DECIMALS)
+    ys = np.round(fp.y + d * np.sin(angles), JSON_DECIMALS)
     moved = charge.lengths(model_id, xs, ys)
     ok = np.isfinite(moved) & charge._clear(start, xs, ys)
     xs, ys, moved = xs[ok], ys[ok], moved[ok]
-    return Spots(
-        np.concatenate([sp.x, xs]),
-        np.concatenate([sp.y, ys]),
-        np.concatenate([sp.moved, moved]),
-        [*sp.touches, *charge.touching(start, xs, ys)],
-    )
+    return Spots(xs, ys, moved, charge.touching(start, xs, ys))
 
 
 def _end_fp(charge: Charge, model_id: str, state: State) -> Footprint:

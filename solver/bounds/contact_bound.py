@@ -115,10 +115,10 @@ def _capacity_flow(scenario: Scenario, reachable: dict[str, set[str]]) -> int:
             if all_round and isinstance(base, RoundBase)
             else len(unit.models)
         )
-    return _most_matched(reachable, capacity)
+    return most_matched(reachable, capacity)
 
 
-def _most_matched(reachable: dict[str, set[str]], capacity: dict[str, int]) -> int:
+def most_matched(reachable: dict[str, set[str]], capacity: dict[str, int]) -> int:
     """The largest matching of models to target models they reach, target t taking at most
     `capacity[t]` models (the maximum flow of that network), by augmenting paths."""
     held: dict[str, list[str]] = {t: [] for t in capacity}

@@ -116,7 +116,7 @@ def ring_packing_ceilings(
     the contact term's packing already solved (`contact_ceiling`, same roll and ceiling)."""
     if not applies(scenario, battlefield):
         return None
-    cells, base_of, allowed = _contact_reach(scenario, battlefield, z, roll)
+    cells, base_of, allowed = contact_reach(scenario, battlefield, z, roll)
     n = len(scenario.acting_unit.models)
     known = ceilings if ceilings is not None else {"base_contact": n, "engaged": n}
     out: dict[str, int | None] = {}
@@ -201,7 +201,7 @@ def contact_ceiling(
     it proves nothing, has more than `max_cells` reachable sectors or does not apply)."""
     if not applies(scenario, battlefield):
         return None
-    cells, base_of, allowed = _contact_reach(scenario, battlefield, z, roll, arc_in)
+    cells, base_of, allowed = contact_reach(scenario, battlefield, z, roll, arc_in)
     return pack(cells, allowed, base_of, z, (deadline, CONTACT_DTIME, seed), max_cells, top)
 
 
@@ -232,7 +232,7 @@ def finer_contact_ceiling(
     return ceiling
 
 
-def _contact_reach(
+def contact_reach(
     scenario: Scenario, battlefield: Battlefield, z: Zones, roll: float, arc_in: float = ARC_IN
 ) -> tuple[cl.Cells, np.ndarray, np.ndarray]:
     """The contact rings' sectors (`arc_in` long), each one's base kind, and which models reach

@@ -19,21 +19,7 @@ def summarise_assault_4e(result: Result) -> str:
     lines = [headline(result)]
     if result.proof:
         lines.append(f"Proof: {result.proof}")
-    obj, bound = result.objective, result.bound
-    if obj:
-        n = len(result.placements)
-
-        def most(key: str) -> str:
-            return f" (most possible: {bound[key]})" if key in bound else ""
-
-        lines.append(
-            f"Enemy models engaged: {obj.get('enemy_engaged', 0)}{most('enemy_engaged')}; "
-            f"base contact: {obj.get('base_contact', 0)} of {n} models{most('base_contact')}; "
-            f'{obj.get("movement_in", 0.0):.2f}" moved in all'
-        )
-        full = ", ".join(result.fighters.get("full", ())) or "none"
-        one = ", ".join(result.fighters.get("one_attack", ())) or "none"
-        lines.append(f"Who fights: full attacks {full}; one attack {one}")
+    lines += outcome_words(result)
     solved = result.status in (Status.OPTIMAL, Status.FEASIBLE) or bool(result.violations)
     if solved and result.placements:
         lines += _moves(result)
@@ -45,6 +31,27 @@ def summarise_assault_4e(result: Result) -> str:
         over = f" over {candidates} candidate positions" if candidates else ""
         lines.append(f"Solved in {seconds:.2f} s{over}")
     return "\n".join(lines)
+
+
+def outcome_words(result: Result) -> list[str]:
+    """Enemy models engaged and base contacts (each with its ceiling), then who fights; the
+    summary's lines and the picture's caption."""
+    obj, bound = result.objective, result.bound
+    if not obj:
+        return []
+    n = len(result.placements)
+
+    def most(key: str) -> str:
+        return f" (most possible: {bound[key]})" if key in bound else ""
+
+    full = ", ".join(result.fighters.get("full", ())) or "none"
+    one = ", ".join(result.fighters.get("one_attack", ())) or "none"
+    return [
+        f"Enemy models engaged: {obj.get('enemy_engaged', 0)}{most('enemy_engaged')}; "
+        f"base contact: {obj.get('base_contact', 0)} of {n} models{most('base_contact')}; "
+        f'{obj.get("movement_in", 0.0):.2f}" moved in all',
+        f"Who fights: full attacks {full}; one attack {one}",
+    ]
 
 
 def _moves(result: Result) -> list[str]:

@@ -247,11 +247,16 @@ def caption_lines(scenario: Scenario, result: Result | None) -> list[str]:
         from chargeopt.solver.interface.fall_back_text import caption_words
 
         return lines + caption_words(result)
-    lines += outcome_lines(result)
+    if "40k-assault-4e" in result.ruleset:
+        from chargeopt.solver.interface.assault_text import outcome_words
+
+        lines += outcome_words(result)
+    else:
+        lines += outcome_lines(result)
     if result.proof:
         lines.append(f"Proof: {first_sentence(result.proof)}")
     minimum = minimum_roll_line(result)
-    if minimum:
+    if minimum and "40k-assault-4e" not in result.ruleset:
         lines.append(minimum)
     if result.order:
         lines.append(f"Red numbers: the order of moves ({', '.join(result.order)})")

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from builders import make_scenario
 
+from chargeopt.geometry import Battlefield
 from chargeopt.geometry.checker import check_placement
-from chargeopt.models import Status
+from chargeopt.models import Status, load_scenario
 from chargeopt.solver import solve
+from chargeopt.solver.assault_4e.ceilings import charge_ceilings
+from chargeopt.solver.bounds.relaxation_zones import zones
+from chargeopt.solver.core import clock
+
+SUITE = Path(__file__).parents[3] / "benchmarks" / "assault-4e-v1"
 
 R = 16 / 25.4
 """A 32mm base's radius: 0.63"."""
@@ -127,3 +134,42 @@ def test_unreachable_first_model_is_refused_with_a_reason() -> None:
     )
     assert result.status in (Status.INFEASIBLE, Status.UNKNOWN)
     assert result.placements == ()
+
+
+def test_ten_marines_all_reach_contact_with_five_orks() -> None:
+    """Five 32mm orks in a line 1.6" apart, ten marines 3.74" and 5.34" off: the plan puts all
+    ten in contact (round both ends of the line and into the notches), proven at the trivial
+    ceilings; the literal greedy stops at five and the old solver at six."""
+    scenario = load_scenario(SUITE / "a4-ten.toml")
+    result = solve(scenario)
+    assert result.status == Status.OPTIMAL
+    assert result.objective["base_contact"] == 10
+    assert result.objective["enemy_engaged"] == 5
+    assert result.bound == {"enemy_engaged": 5, "base_contact": 10, "one_attack": 0}
+    assert check_placement(scenario, result.placements, order=result.order) == []
+
+
+def two_reach_one_cannot():
+    """A1 and A2 2.7" from B1; A3 7.54" centre to centre from B1, so 6.28" from its contact
+    ring; B2 16" from everyone."""
+    return make_scenario(
+        [(10.0, 15.0), (10.0, 16.6), (6.5, 15.0)],
+        {"B": [(14.0, 15.8), (30.0, 15.0)]},
+        ruleset="40k-assault-4e",
+    )
+
+
+def test_ceilings_worked_out_by_hand() -> None:
+    """Only B1 can be engaged and only A1 and A2 reach its contact ring: the ceilings are 1
+    enemy model and 2 chargers, with A3 the one supporter, so the answer is proven."""
+    scenario = two_reach_one_cannot()
+    battlefield = Battlefield.from_scenario(scenario)
+    ceilings = charge_ceilings(
+        scenario, battlefield, zones(scenario, battlefield), 6.0, (0, 0), clock.now() + 10
+    )
+    assert ceilings == {"enemy_engaged": 1, "base_contact": 2}
+    result = solve(scenario)
+    assert result.status == Status.OPTIMAL
+    assert result.bound == {"enemy_engaged": 1, "base_contact": 2, "one_attack": 1}
+    assert result.fighters["one_attack"] == ("A3",)
+    assert check_placement(scenario, result.placements, order=result.order) == []

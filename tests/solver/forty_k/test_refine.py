@@ -112,7 +112,7 @@ def test_shorter_contact_sectors_prove_the_third_contact_impossible() -> None:
     battlefield = Battlefield.from_scenario(scenario)
     z = zones(scenario, battlefield)
     work = (clock.now() + 30, 1.0, 0)
-    cells, base_of, allowed = rp._contact_reach(scenario, battlefield, z, 8.0, rp.ARC_IN)
+    cells, base_of, allowed = rp.contact_reach(scenario, battlefield, z, 8.0, rp.ARC_IN)
     assert rp.pack(cells, allowed, base_of, z, work, rp.MAX_CELLS, 5) == 3
     result = solve(scenario, options=SolveOptions(roll_table=False))
     assert result.status == Status.OPTIMAL

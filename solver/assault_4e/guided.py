@@ -1,0 +1,133 @@
+"""The charge's order of moves walked toward a contact plan: each step still takes the best
+category open to its model (the seed's preference), but among the moves that do, it prefers
+the one touching most enemy models not yet engaged, then the one that leaves the most planned
+contact spots to the models still waiting (a matching), then the shortest move."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chargeopt.geometry.distance_matrix import edge_distances
+from chargeopt.solver.assault_4e.contact_plan import ContactPlan
+from chargeopt.solver.assault_4e.order import End
+from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, Spots, State, options_at
+from chargeopt.solver.bounds.contact_bound import most_matched
+from chargeopt.solver.core.tolerances import APART_IN
+
+Key = tuple[int, int, int, int, float]
+MAX_FIRST_TRIES = 90
+"""The first model's spots weighed besides its planned ones, shortest first (half a ring of
+2-degree spots)."""
+
+
+def guided_first(charge: Charge, plan: ContactPlan, first: str, foe: str) -> End | None:
+    """The first model's shortest move into base contact with `foe` that leaves the most of
+    the plan to the others, clear of every unit mate still standing; None if it has none."""
+    sp = charge.spots[first]
+    start = charge.start(first)
+    still = [charge.start(m.id) for m in charge.unit.models if m.id != first]
+    idx = np.array([i for i, t in enumerate(sp.touches) if foe in t], int)
+    if len(idx) and still:
+        gaps = edge_distances(
+            start.base, sp.x[idx], sp.y[idx], np.full(len(idx), start.facing), still
+        )
+        idx = idx[(gaps >= APART_IN / 2).all(axis=1)]
+    others = [m.id for m in charge.unit.models if m.id != first]
+    whole = _kept(plan, others, set())
+    best: tuple[int, End] | None = None
+    shortest = idx[np.argsort(sp.moved[idx], kind="stable")][:MAX_FIRST_TRIES]
+    tried = np.union1d(shortest, np.intersect1d(idx, list(plan.reach.get(first, {}).values())))
+    for i in tried[np.argsort(sp.moved[tried], kind="stable")]:
+        end = _end(sp, int(i))
+        kept = _kept(plan, others, _blocked(charge, plan, first, end))
+        if best is None or kept > best[0]:
+            best = (kept, end)
+        if kept == whole:
+            break
+    return None if best is None else best[1]
+
+
+def guided_from(
+    charge: Charge,
+    plan: ContactPlan,
+    ends: dict[str, End],
+    order: list[str],
+    queue: list[str],
+) -> tuple[dict[str, End], list[str], bool]:
+    """Keep the moves of `order` and place the models of `queue` one at a time, each on a
+    spot of the best category open to it, steered by `plan`. Returns the ends, the order and
+    whether every model found a spot."""
+    ends = {m: ends[m] for m in order}
+    order = list(order)
+    state = State({m: ends[m][:3] for m in order})
+    gone: set[int] = set()
+    for mid in order:
+        gone |= _blocked(charge, plan, mid, ends[mid])
+    waiting = list(queue)
+    while waiting:
+        choice: tuple[Key, str, End, set[int]] | None = None
+        for mid in waiting:
+            cats, sp = options_at(charge, state, mid)
+            if len(cats) == 0 or cats.min() >= NO_SPOT:
+                continue
+            best = int(cats.min())
+            rest = [m for m in waiting if m != mid]
+            for planned, i in _options(plan, gone, mid, cats, best, sp, state):
+                end = _end(sp, i)
+                lost = gone | _blocked(charge, plan, mid, end)
+                fresh = sum(e not in state.engaged for e in end[2])
+                key = (best, -fresh, -_kept(plan, rest, lost), int(not planned), end[3])
+                if choice is None or key < choice[0]:
+                    choice = (key, mid, end, lost)
+        if choice is None:
+            return ends, order, False
+        _, mid, end, gone = choice
+        ends[mid] = end
+        state.ends[mid] = end[:3]
+        order.append(mid)
+        waiting.remove(mid)
+    return ends, order, True
+
+
+def _options(
+    plan: ContactPlan,
+    gone: set[int],
+    mid: str,
+    cats: np.ndarray,
+    best: int,
+    sp: Spots,
+    state: State,
+) -> list[tuple[bool, int]]:
+    """The model's moves worth weighing: its planned spots still open at its best category
+    (the one touching most new enemies, then the shortest), and the plain greedy's spot."""
+    engaged = state.engaged
+    idx = np.flatnonzero(cats == best)
+    fresh = np.array([sum(e not in engaged for e in sp.touches[i]) for i in idx])
+    plain = int(idx[np.lexsort((sp.moved[idx], -fresh))[0]])
+    planned = np.array(
+        [i for q, i in plan.reach.get(mid, {}).items() if q not in gone and cats[i] == best], int
+    )
+    out = [(False, plain)]
+    if len(planned):
+        new = np.array([sum(e not in engaged for e in sp.touches[i]) for i in planned])
+        out.append((True, int(planned[np.lexsort((sp.moved[planned], -new))[0]])))
+    return out
+
+
+def _end(sp: Spots, i: int) -> End:
+    return float(sp.x[i]), float(sp.y[i]), sp.touches[i], float(sp.moved[i])
+
+
+def _blocked(charge: Charge, plan: ContactPlan, mid: str, end: End) -> set[int]:
+    """Planned spots a base of model `mid` at `end` takes or overlaps."""
+    r = charge.start(mid).base.circumradius_in
+    widest = max(charge.start(m.id).base.circumradius_in for m in charge.unit.models)
+    near = np.hypot(plan.x - end[0], plan.y - end[1]) < r + widest + APART_IN
+    return set(np.flatnonzero(near).tolist())
+
+
+def _kept(plan: ContactPlan, models: list[str], gone: set[int]) -> int:
+    """How many open planned spots the waiting `models` can still fill, one each."""
+    reach = {m: {str(q) for q in plan.reach.get(m, {}) if q not in gone} for m in models}
+    spots = {q for r in reach.values() for q in r}
+    return most_matched(reach, {q: 1 for q in spots})
