@@ -41,7 +41,7 @@ def coherency_violations(move: MoveState) -> Iterable[Violation]:
             distance_in=None if np.isinf(kth) else kth,
             limit_in=range_in,
         )
-    groups = _groups(links | links.T)
+    groups = linked_groups(links | links.T)
     if len(groups) > 1:
         labels = [i for g in groups for i in g]
         group_of = {i: k for k, g in enumerate(groups) for i in g}
@@ -58,7 +58,7 @@ def coherency_violations(move: MoveState) -> Iterable[Violation]:
         )
 
 
-def _groups(links: np.ndarray) -> list[list[int]]:
+def linked_groups(links: np.ndarray) -> list[list[int]]:
     """The connected groups of models under `links` (a symmetric boolean matrix), each sorted,
     in the order of their first model."""
     seen = np.zeros(len(links), dtype=bool)

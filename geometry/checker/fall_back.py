@@ -13,12 +13,12 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 
-import networkx as nx
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from chargeopt.geometry.checker.coherency import linked_groups
 from chargeopt.geometry.footprints import Footprint, edge_distance
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import (
@@ -307,10 +307,9 @@ class _Judge:
                     limit_in=0.0,
                 )
         ids = list(ends)
-        graph = nx.Graph()
-        graph.add_nodes_from(ids)
+        links = np.zeros((len(ids), len(ids)), bool)
         for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
+            for j, b in enumerate(ids[i + 1 :], start=i + 1):
                 fa, fb = ends[a], ends[b]
                 gap = (
                     math.hypot(fa.x - fb.x, fa.y - fb.y) - fa.radius_in - fb.radius_in
@@ -325,18 +324,18 @@ class _Judge:
                         distance_in=-gap,
                     )
                 if gap <= COHERENCY_IN + self.slack:
-                    graph.add_edge(a, b)
+                    links[i, j] = links[j, i] = True
         if len(ids) < 2:
             return
-        for model_id in ids:
-            if graph.degree(model_id) == 0:
+        for model_id, linked in zip(ids, links, strict=True):
+            if not linked.any():
                 yield Violation(
                     kind="coherency",
                     models=(model_id,),
                     message=f'model {model_id!r} ends more than 2" from every unit mate',
                     limit_in=COHERENCY_IN,
                 )
-        groups = list(nx.connected_components(graph))
+        groups = [[ids[k] for k in g] for g in linked_groups(links)]
         if len(groups) > 1:
             words = " | ".join(", ".join(sorted(g)) for g in groups)
             yield Violation(

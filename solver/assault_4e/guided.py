@@ -1,15 +1,15 @@
 """The charge's order of moves walked toward a contact plan: each step still takes the best
 category open to its model (the seed's preference), but among the moves that do, it prefers
 the one touching most enemy models not yet engaged, then the one that leaves the most planned
-contact spots to the models still waiting (a matching), then the shortest move."""
+contact spots to the models still waiting (a matching), then a planned spot over another, then
+the shortest move."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.solver.assault_4e.contact_plan import ContactPlan
-from chargeopt.solver.assault_4e.order import End
+from chargeopt.solver.assault_4e.order import End, first_spots
 from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, Spots, State, options_at
 from chargeopt.solver.bounds.contact_bound import most_matched
 from chargeopt.solver.core.tolerances import APART_IN
@@ -24,14 +24,7 @@ def guided_first(charge: Charge, plan: ContactPlan, first: str, foe: str) -> End
     """The first model's shortest move into base contact with `foe` that leaves the most of
     the plan to the others, clear of every unit mate still standing; None if it has none."""
     sp = charge.spots[first]
-    start = charge.start(first)
-    still = [charge.start(m.id) for m in charge.unit.models if m.id != first]
-    idx = np.array([i for i, t in enumerate(sp.touches) if foe in t], int)
-    if len(idx) and still:
-        gaps = edge_distances(
-            start.base, sp.x[idx], sp.y[idx], np.full(len(idx), start.facing), still
-        )
-        idx = idx[(gaps >= APART_IN / 2).all(axis=1)]
+    idx = first_spots(charge, first, foe)
     others = [m.id for m in charge.unit.models if m.id != first]
     whole = _kept(plan, others, set())
     best: tuple[int, End] | None = None

@@ -31,6 +31,17 @@ def first_spot(charge: Charge, first: str, foe: str) -> End | None:
     """The first model's move: the shortest into base contact with `foe`, clear of every unit
     mate still standing; None if there is none."""
     sp = charge.spots[first]
+    idx = first_spots(charge, first, foe)
+    if not len(idx):
+        return None
+    k = idx[np.argmin(sp.moved[idx])]
+    return float(sp.x[k]), float(sp.y[k]), sp.touches[k], float(sp.moved[k])
+
+
+def first_spots(charge: Charge, first: str, foe: str) -> np.ndarray:
+    """Indices of the first model's spots in base contact with `foe`, clear of every unit
+    mate still standing."""
+    sp = charge.spots[first]
     start = charge.start(first)
     idx = np.array([i for i, t in enumerate(sp.touches) if foe in t], dtype=int)
     still = [charge.start(m.id) for m in charge.unit.models if m.id != first]
@@ -39,10 +50,7 @@ def first_spot(charge: Charge, first: str, foe: str) -> End | None:
             start.base, sp.x[idx], sp.y[idx], np.full(len(idx), start.facing), still
         )
         idx = idx[(gaps >= APART_IN / 2).all(axis=1)]
-    if not len(idx):
-        return None
-    k = idx[np.argmin(sp.moved[idx])]
-    return float(sp.x[k]), float(sp.y[k]), sp.touches[k], float(sp.moved[k])
+    return idx
 
 
 def greedy_from(
