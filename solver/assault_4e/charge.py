@@ -72,7 +72,7 @@ def solve_assault_charge(scenario: Scenario, options: SolveOptions) -> Result:
         return done(no_answer(scenario, Status.UNKNOWN, _unreached(scenario, c), stats))
     rank, ends, order, how = max(answers, key=lambda a: (a[0], -_moved(a[1])))
     bound: dict[str, int | float] = charge_ceilings(
-        scenario, battlefield, z, charge.range_in, rank[:2], deadline, options.seed
+        scenario, battlefield, z, charge.range_in, (first, foe), rank[:2], deadline, options.seed
     )
     if rank[1] == bound["base_contact"]:
         bound["one_attack"] = n - rank[1]

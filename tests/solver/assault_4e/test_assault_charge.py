@@ -164,9 +164,8 @@ def test_ceilings_worked_out_by_hand() -> None:
     enemy model and 2 chargers, with A3 the one supporter, so the answer is proven."""
     scenario = two_reach_one_cannot()
     battlefield = Battlefield.from_scenario(scenario)
-    ceilings = charge_ceilings(
-        scenario, battlefield, zones(scenario, battlefield), 6.0, (0, 0), clock.now() + 10
-    )
+    z = zones(scenario, battlefield)
+    ceilings = charge_ceilings(scenario, battlefield, z, 6.0, ("A2", "B1"), (0, 0), clock.now() + 9)
     assert ceilings == {"enemy_engaged": 1, "base_contact": 2}
     result = solve(scenario)
     assert result.status == Status.OPTIMAL
