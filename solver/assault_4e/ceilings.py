@@ -1,5 +1,5 @@
-"""Ceilings on a 40k-assault-4e charge anywhere on the table: the enemy models whose contact
-ring some charger reaches, and the ring packing's most chargers in base contact (the 40k
+"""Ceilings on a 40k-assault-4e charge anywhere on the table: the enemy models one packing of
+the contact rings can touch, the ring packing's most chargers in base contact (the 40k
 charge's own bound, `solver/bounds/ring_packing.py`), the first model kept to the ring of the
 enemy model it must touch. Both ignore the rest of the order of moves, the 2" chain and the
 preferences, and measure paths by lower bounds with difficult terrain
@@ -7,10 +7,13 @@ ignored (the assault range is the longest any path may be), so each only loosens
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Scenario
+from chargeopt.solver.bounds import cells as cl
 from chargeopt.solver.bounds.relaxation_zones import Zones
 from chargeopt.solver.bounds.ring_packing import (
     CONTACT_DTIME,
@@ -18,6 +21,7 @@ from chargeopt.solver.bounds.ring_packing import (
     applies,
     contact_reach,
     pack,
+    pack_touched,
 )
 
 CEILING_ARC_IN = 0.05
@@ -51,8 +55,50 @@ def charge_ceilings(
     reached = allowed.any(axis=0)
     rings = {int(g) for g in cells.ring[reached]}
     out["enemy_engaged"] = min(targets, len({z.rings[g].model for g in rings}))
+    work = (deadline, CONTACT_DTIME, seed)
+    if found[0] < out["enemy_engaged"]:
+        touches = _touches(z, cells, base_of)
+        packed = pack_touched(cells, allowed, base_of, z, work, touches, out["enemy_engaged"])
+        if packed is not None:
+            out["enemy_engaged"] = min(out["enemy_engaged"], packed)
     if found[1] < n:
-        packed = pack(cells, allowed, base_of, z, (deadline, CONTACT_DTIME, seed), MAX_CELLS, n)
+        packed = pack(cells, allowed, base_of, z, work, MAX_CELLS, n)
         if packed is not None:
             out["base_contact"] = min(n, packed)
+    return out
+
+
+def supporters_ceiling(scenario: Scenario, range_in: float) -> int:
+    """Chargers that could end within 2" of a unit mate in base contact: a supporter's start
+    lies within the assault range, the 2", its own width and two of the widest mate's radii
+    of a target model's base (straight lines; paths are never shorter)."""
+    unit = scenario.acting_unit
+    rules = scenario.rules
+    widest = max(unit.base_of(m).circumradius_in for m in unit.models)
+    reach = range_in + (rules.fight_support_range_in or 0.0) + rules.base_contact_tolerance_in
+    foes = [
+        (e.x, e.y, scenario.unit_by_id[t].base_of(e).circumradius_in)
+        for t in scenario.action.targets
+        for e in scenario.unit_by_id[t].models
+    ]
+    return sum(
+        any(
+            math.hypot(m.x - x, m.y - y) <= reach + unit.base_of(m).circumradius_in + 2 * widest + r
+            for x, y, r in foes
+        )
+        for m in unit.models
+    )
+
+
+def _touches(z: Zones, cells: cl.Cells, base_of: np.ndarray) -> np.ndarray:
+    """Cells by target models: whether a centre in the cell may be in base contact with it
+    (the cell meets the model's contact ring for the cell's base kind)."""
+    models = list(dict.fromkeys(r.model for r in z.rings if r.contact))
+    out = np.zeros((len(cells), len(models)), bool)
+    for r in z.rings:
+        if not r.contact:
+            continue
+        mine = np.flatnonzero(base_of == r.base)
+        near = cl.within_of_points(cl.subset(cells, mine), np.array([[r.x, r.y]]), r.rho1)
+        out[mine, models.index(r.model)] |= near[:, 0]
     return out

@@ -15,7 +15,7 @@ from chargeopt.geometry.assault_moves import assault_lengths
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.models import Result, Scenario, Status, assault_range_of
 from chargeopt.solver.assault_4e.answer import answer, no_answer
-from chargeopt.solver.assault_4e.ceilings import charge_ceilings
+from chargeopt.solver.assault_4e.ceilings import charge_ceilings, supporters_ceiling
 from chargeopt.solver.assault_4e.contact_plan import contact_plan
 from chargeopt.solver.assault_4e.guided import guided_first, guided_from
 from chargeopt.solver.assault_4e.order import End, first_spot, greedy_from, judged, values
@@ -75,7 +75,7 @@ def solve_assault_charge(scenario: Scenario, options: SolveOptions) -> Result:
         scenario, battlefield, z, charge.range_in, (first, foe), rank[:2], deadline, options.seed
     )
     if rank[1] == bound["base_contact"]:
-        bound["one_attack"] = n - rank[1]
+        bound["one_attack"] = min(n - rank[1], supporters_ceiling(scenario, charge.range_in))
     proven = rank == (bound["enemy_engaged"], bound["base_contact"], bound.get("one_attack"))
     stats.update(settled_by=how, bound_scope="continuous")
     status = Status.OPTIMAL if proven else Status.FEASIBLE

@@ -1,10 +1,11 @@
 """The seed's charge as a sequence of single-model moves: each model's category at its step
 (1 contacts an enemy model not yet engaged, 2 contacts only engaged ones, 3 ends within 2" of
 an engaged unit mate, 4 only within 2" of a moved one), the best category it could have taken
-instead, an order of moves for a placement, and the literal model-by-model greedy.
+instead, and the spots of each model at each step.
 
 Spots a model may take are the candidates plus dense rings (`RING_STEP_DEG`) in base contact
-with each target model and, while a step is judged, 1" off each moved unit mate; every spot
+with each target model and, while a step is judged, rings 1" and 1.9" off each moved engaged
+unit mate; every spot
 keeps the candidates' margins (`MARGIN_IN` off the 1" no-go and other bases, `PAIR_MARGIN_IN`
 inside the 2" chain, `ROLL_MARGIN_IN` inside the assault range)."""
 
@@ -31,8 +32,9 @@ from chargeopt.solver.core.tolerances import (
 RING_STEP_DEG = 2.0
 """Angular step of the dense contact rings the steps are judged on (the checker's witnesses
 lie on multiples of this step)."""
-FRIEND_GAP_IN = 1.0
-"""The edge gap of the ring of spots around a moved unit mate, mid-way in the 2" chain."""
+FRIEND_GAPS_IN = (1.0, 1.9)
+"""The edge gaps of the rings of spots around a moved engaged unit mate: mid-way in the 2"
+chain, and near its end for a model that only just reaches it."""
 NO_SPOT = 5
 """The category of a model with no legal spot at its step (the chain is broken)."""
 
@@ -229,8 +231,8 @@ def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray,
 
 
 def _with_friend_rings(charge: Charge, state: State, model_id: str, sp: Spots) -> Spots:
-    """The static spots plus a ring 1" off each moved engaged unit mate (where a model that
-    touches no enemy would stand to support)."""
+    """The static spots plus the rings `FRIEND_GAPS_IN` off each moved engaged unit mate
+    (where a model that touches no enemy would stand to support)."""
     start = charge.start(model_id)
     if not isinstance(start.base, RoundBase) or not state.ends:
         return sp
@@ -252,14 +254,14 @@ def _with_friend_rings(charge: Charge, state: State, model_id: str, sp: Spots) -
 
 
 def _friend_ring(charge: Charge, model_id: str, mate: str, state: State) -> Spots:
-    """The legal spots of `model_id` on the ring 1" off moved unit mate `mate` (the same
-    wherever the others stand: which are clear of them is judged per step)."""
+    """The legal spots of `model_id` on the rings `FRIEND_GAPS_IN` off moved unit mate `mate`
+    (the same wherever the others stand: which are clear of them is judged per step)."""
     start = charge.start(model_id)
     fp = _end_fp(charge, mate, state)
     angles = np.radians(np.arange(0.0, 360.0, RING_STEP_DEG))
-    d = start.base.radius_in + fp.radius_in + FRIEND_GAP_IN
-    xs = np.round(fp.x + d * np.cos(angles), JSON_DECIMALS)
-    ys = np.round(fp.y + d * np.sin(angles), JSON_DECIMALS)
+    d = start.base.radius_in + fp.radius_in + np.array(FRIEND_GAPS_IN)[:, None]
+    xs = np.round(fp.x + d * np.cos(angles), JSON_DECIMALS).ravel()
+    ys = np.round(fp.y + d * np.sin(angles), JSON_DECIMALS).ravel()
     moved = charge.lengths(model_id, xs, ys)
     ok = np.isfinite(moved) & charge._clear(start, xs, ys)
     xs, ys, moved = xs[ok], ys[ok], moved[ok]

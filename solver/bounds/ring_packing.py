@@ -391,10 +391,12 @@ def _solve_packing(
     ceiling: int,
     overlap_in: float,
     at_least_total: int = 0,
+    touches: np.ndarray | None = None,
 ) -> tuple[cp_model.CpSolver, list, np.ndarray] | None:
     """The packing of `pack` with bases allowed to overlap by `overlap_in` (negative: kept
     that far apart), solved: (solver, occupancy per used cell, the used cells' indices), or
-    None when it is too large, out of time, or finds nothing."""
+    None when it is too large, out of time, or finds nothing. With `touches` (cells by
+    groups) it counts the groups some occupied cell touches instead of the models."""
     used = np.flatnonzero(allowed.any(axis=0))
     deadline, dtime, seed = work
     seconds = deadline - clock.now()
@@ -435,8 +437,9 @@ def _solve_packing(
         model.Add(_total(y, np.flatnonzero(counted[used])) >= at_least)
     if at_least_total:
         model.Add(cp_model.LinearExpr.Sum(y) >= at_least_total)
-    model.Add(cp_model.LinearExpr.Sum(y) <= ceiling)
-    model.Maximize(cp_model.LinearExpr.Sum(y))
+    score = cp_model.LinearExpr.Sum(y) if touches is None else _touched(model, y, touches[used])
+    model.Add(score <= ceiling)
+    model.Maximize(score)
     solver = cp_model.CpSolver()
     for name, value in PACKING_SEARCH.items():
         setattr(solver.parameters, name, value)
@@ -444,6 +447,44 @@ def _solve_packing(
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return solver, y, used
+
+
+def pack_touched(
+    cells: cl.Cells,
+    allowed: np.ndarray,
+    base_of: np.ndarray,
+    z: Zones,
+    work: tuple[float, float, int],
+    touches: np.ndarray,
+    ceiling: int,
+) -> int | None:
+    """Most target models touched by the models of one packing (`touches`: cells by target
+    models, every model a centre in the cell may touch, so one model may count several):
+    CP-SAT's proven bound, or None where it proves nothing within `work` or more than
+    `MAX_CELLS` cells are reachable."""
+    if not allowed.any():
+        return 0
+    limits = {
+        "max_cells": MAX_CELLS,
+        "ceiling": ceiling,
+        "overlap_in": z.base_overlap_in + cl.EPS_IN,
+    }
+    solved = _solve_packing(cells, allowed, base_of, z, work, touches=touches, **limits)
+    if solved is None:
+        return None
+    return math.floor(solved[0].BestObjectiveBound() + 1e-6)
+
+
+def _touched(model: cp_model.CpModel, y: list, touches: np.ndarray) -> cp_model.LinearExpr:
+    """The count of groups (columns of `touches`) that some occupied cell touches."""
+    hit = []
+    for g in range(touches.shape[1]):
+        members = np.flatnonzero(touches[:, g])
+        if len(members):
+            z = model.NewBoolVar(f"touched{g}")
+            model.Add(z <= _total(y, members))
+            hit.append(z)
+    return cp_model.LinearExpr.Sum(hit)
 
 
 def _total(y: list, members: np.ndarray) -> cp_model.LinearExpr:

@@ -9,7 +9,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from chargeopt.geometry.checker import check_placement
-from chargeopt.models import Status
+from chargeopt.geometry.start_layout import check_start_layout
+from chargeopt.models import ScenarioError, Status
 from chargeopt.solver import solve
 from chargeopt.solver.bench.assault_baseline import solve_literal_charge
 from chargeopt.solver.options import SolveOptions
@@ -40,7 +41,8 @@ def test_no_answer_beats_the_ceilings(layout) -> None:
     attackers, units = layout
     try:
         scenario = make_scenario(attackers, units, ruleset="40k-assault-4e")
-    except ValueError:
+        check_start_layout(scenario)
+    except (ValueError, ScenarioError):
         assume(False)
     result = solve(scenario)
     assume(result.placements)
