@@ -40,6 +40,14 @@ def guided_first(charge: Charge, plan: ContactPlan, first: str, foe: str) -> End
     return None if best is None else best[1]
 
 
+def planned_firsts(charge: Charge, plan: ContactPlan, first: str, foe: str) -> list[End]:
+    """The first model's own planned spots (touching `foe`), clear of every unit mate still
+    standing, shortest first."""
+    sp = charge.spots[first]
+    mine = np.intersect1d(first_spots(charge, first, foe), list(plan.reach.get(first, {}).values()))
+    return [_end(sp, int(i)) for i in mine[np.argsort(sp.moved[mine], kind="stable")]]
+
+
 def guided_from(
     charge: Charge,
     plan: ContactPlan,
@@ -65,7 +73,7 @@ def guided_from(
                 continue
             best = int(cats.min())
             rest = [m for m in waiting if m != mid]
-            for planned, i in _options(plan, gone, mid, cats, best, sp, state):
+            for planned, i in _options(charge, plan, gone, mid, cats, best, sp, state):
                 end = _end(sp, i)
                 lost = gone | _blocked(charge, plan, mid, end)
                 fresh = sum(e not in state.engaged for e in end[2])
@@ -83,6 +91,7 @@ def guided_from(
 
 
 def _options(
+    charge: Charge,
     plan: ContactPlan,
     gone: set[int],
     mid: str,
@@ -91,19 +100,25 @@ def _options(
     sp: Spots,
     state: State,
 ) -> list[tuple[bool, int]]:
-    """The model's moves worth weighing: its planned spots still open at its best category
-    (the one touching most new enemies, then the shortest), and the plain greedy's spot."""
+    """The model's moves worth weighing, all at its best category and touching the most new
+    enemy models: the shortest, its planned spot still open (the shortest), and the spot that
+    overlaps the fewest open planned spots (then the shortest)."""
     engaged = state.engaged
     idx = np.flatnonzero(cats == best)
     fresh = np.array([sum(e not in engaged for e in sp.touches[i]) for i in idx])
-    plain = int(idx[np.lexsort((sp.moved[idx], -fresh))[0]])
+    idx = idx[fresh == fresh.max()]
+    out = [(False, int(idx[np.argmin(sp.moved[idx])]))]
     planned = np.array(
-        [i for q, i in plan.reach.get(mid, {}).items() if q not in gone and cats[i] == best], int
+        [i for q, i in plan.reach.get(mid, {}).items() if q not in gone and i in set(idx)], int
     )
-    out = [(False, plain)]
     if len(planned):
-        new = np.array([sum(e not in engaged for e in sp.touches[i]) for i in planned])
-        out.append((True, int(planned[np.lexsort((sp.moved[planned], -new))[0]])))
+        out.append((True, int(planned[np.argmin(sp.moved[planned])])))
+    open_ = np.array([q for q in range(len(plan)) if q not in gone], int)
+    if len(open_):
+        reach = charge.start(mid).base.circumradius_in + _widest(charge) + APART_IN
+        d = np.hypot(sp.x[idx, None] - plan.x[open_], sp.y[idx, None] - plan.y[open_])
+        overlaps = (d < reach).sum(axis=1)
+        out.append((False, int(idx[np.lexsort((sp.moved[idx], overlaps))[0]])))
     return out
 
 
@@ -114,9 +129,12 @@ def _end(sp: Spots, i: int) -> End:
 def _blocked(charge: Charge, plan: ContactPlan, mid: str, end: End) -> set[int]:
     """Planned spots a base of model `mid` at `end` takes or overlaps."""
     r = charge.start(mid).base.circumradius_in
-    widest = max(charge.start(m.id).base.circumradius_in for m in charge.unit.models)
-    near = np.hypot(plan.x - end[0], plan.y - end[1]) < r + widest + APART_IN
+    near = np.hypot(plan.x - end[0], plan.y - end[1]) < r + _widest(charge) + APART_IN
     return set(np.flatnonzero(near).tolist())
+
+
+def _widest(charge: Charge) -> float:
+    return max(charge.start(m.id).base.circumradius_in for m in charge.unit.models)
 
 
 def _kept(plan: ContactPlan, models: list[str], gone: set[int]) -> int:
