@@ -52,12 +52,10 @@ def charge_ceilings(
     ids = [m.id for m in scenario.acting_unit.models]
     foe_rings = np.array([z.rings[int(g)].model == first[1] for g in cells.ring], bool)
     allowed[ids.index(first[0])] &= foe_rings
-    reached = allowed.any(axis=0)
-    rings = {int(g) for g in cells.ring[reached]}
-    out["enemy_engaged"] = min(targets, len({z.rings[g].model for g in rings}))
+    touches = _touches(z, cells, base_of)
+    out["enemy_engaged"] = min(targets, int(touches[allowed.any(axis=0)].any(axis=0).sum()))
     work = (deadline, CONTACT_DTIME, seed)
     if found[0] < out["enemy_engaged"]:
-        touches = _touches(z, cells, base_of)
         packed = pack_touched(cells, allowed, base_of, z, work, touches, out["enemy_engaged"])
         if packed is not None:
             out["enemy_engaged"] = min(out["enemy_engaged"], packed)

@@ -1,7 +1,8 @@
-"""Where the chargers should end to put the most of them in base contact, the order of moves
-aside: a packing (CP-SAT) of the models' own contact spots, each model on a spot it reaches,
-no two bases closer than the steps keep them. The guided order (`guided.py`) then walks
-toward it; the packing is a plan, never a bound (its spots are samples)."""
+"""Where the chargers should end to engage the most enemy models, then put the most of them in
+base contact, the order of moves aside: a packing (CP-SAT) of the models' own contact spots,
+each model on a spot it reaches, no two bases closer than the steps keep them. The guided order
+(`guided.py`) then walks toward it; the packing is a plan, never a bound (its spots are
+samples)."""
 
 from __future__ import annotations
 
@@ -40,12 +41,14 @@ class ContactPlan:
 def contact_plan(
     charge: Charge, z: Zones, first: str, foe: str, deadline: float, seed: int = 0
 ) -> ContactPlan | None:
-    """The most base contacts the packing finds over the models' contact spots, the first
-    model kept to spots touching `foe` (None if it finds none in its work)."""
+    """The most enemy models engaged, then base contacts, the packing finds over the models'
+    contact spots, the first model kept to spots touching `foe` (None if it finds none in
+    its work)."""
     ids = [m.id for m in charge.unit.models]
     where: dict[tuple[float, float], int] = {}
     xs: list[float] = []
     ys: list[float] = []
+    touched: list[tuple[str, ...]] = []
     owns: list[dict[int, int]] = []
     for mid in ids:
         sp = charge.spots[mid]
@@ -58,6 +61,7 @@ def contact_plan(
                 where[key] = len(xs)
                 xs.append(key[0])
                 ys.append(key[1])
+                touched.append(touches)
             mine.setdefault(where[key], i)
         owns.append(mine)
     if not xs:
@@ -72,6 +76,9 @@ def contact_plan(
     inner = np.array(z.inner)
     widest = np.where(allowed, inner[base_of][:, None], -1.0)
     spot_base = base_of[widest.argmax(axis=0)]
+    foes = sorted({e for t in touched for e in t})
+    touches = np.array([[e in t for e in foes] for t in touched], bool).reshape(len(xs), len(foes))
+    weight = len(ids) + 1
     work = (min(deadline, clock.now() + 5.0), PLAN_DTIME, seed)
     chosen = pack_points(
         cl.points(np.array(xs), np.array(ys)),
@@ -79,9 +86,11 @@ def contact_plan(
         spot_base,
         z,
         work,
-        len(ids),
+        weight * len(foes) + len(ids),
         1,
         overlap_in=-APART_IN,
+        touches=touches,
+        touch_weight=weight,
     )
     if chosen is None or not len(chosen):
         return None

@@ -1,8 +1,9 @@
 """The charge's order of moves walked toward a contact plan: each step still takes the best
 category open to its model (the seed's preference), but among the moves that do, it prefers
-the one touching most enemy models not yet engaged, then the one that leaves the most planned
-contact spots to the models still waiting (a matching), then a planned spot over another, then
-the shortest move."""
+the one that leaves the most planned contact spots to the models still waiting (a matching),
+then the one touching most enemy models not yet engaged, then a planned spot over another,
+then (a move that touches no enemy model) the one nearest an open planned spot, so that the 2"
+chain reaches toward the plan, then the shortest move."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, Spots, State, 
 from chargeopt.solver.bounds.contact_bound import most_matched
 from chargeopt.solver.core.tolerances import APART_IN
 
-Key = tuple[int, int, int, int, float]
+Key = tuple[int, int, int, int, float, float]
+SUPPORT = 3
+"""The first category that touches no enemy model (within 2" of an engaged mate)."""
 MAX_FIRST_TRIES = 90
 """The first model's spots weighed besides its planned ones, shortest first (half a ring of
 2-degree spots)."""
@@ -77,7 +80,8 @@ def guided_from(
                 end = _end(sp, i)
                 lost = gone | _blocked(charge, plan, mid, end)
                 fresh = sum(e not in state.engaged for e in end[2])
-                key = (best, -fresh, -_kept(plan, rest, lost), int(not planned), end[3])
+                toward = _to_open(plan, lost, end) if best >= SUPPORT else 0.0
+                key = (best, -_kept(plan, rest, lost), -fresh, int(not planned), toward, end[3])
                 if choice is None or key < choice[0]:
                     choice = (key, mid, end, lost)
         if choice is None:
@@ -101,8 +105,9 @@ def _options(
     state: State,
 ) -> list[tuple[bool, int]]:
     """The model's moves worth weighing, all at its best category and touching the most new
-    enemy models: the shortest, its planned spot still open (the shortest), and the spot that
-    overlaps the fewest open planned spots (then the shortest)."""
+    enemy models: the shortest, its planned spot still open (the shortest), the spot that
+    overlaps the fewest open planned spots (then the shortest), and for a move that touches
+    no enemy the one nearest an open planned spot without overlapping any."""
     engaged = state.engaged
     idx = np.flatnonzero(cats == best)
     fresh = np.array([sum(e not in engaged for e in sp.touches[i]) for i in idx])
@@ -119,6 +124,11 @@ def _options(
         d = np.hypot(sp.x[idx, None] - plan.x[open_], sp.y[idx, None] - plan.y[open_])
         overlaps = (d < reach).sum(axis=1)
         out.append((False, int(idx[np.lexsort((sp.moved[idx], overlaps))[0]])))
+        if best >= SUPPORT:
+            clear = overlaps == 0
+            if clear.any():
+                near = np.where(clear, d.min(axis=1), np.inf)
+                out.append((False, int(idx[np.lexsort((sp.moved[idx], near))[0]])))
     return out
 
 
@@ -131,6 +141,15 @@ def _blocked(charge: Charge, plan: ContactPlan, mid: str, end: End) -> set[int]:
     r = charge.start(mid).base.circumradius_in
     near = np.hypot(plan.x - end[0], plan.y - end[1]) < r + _widest(charge) + APART_IN
     return set(np.flatnonzero(near).tolist())
+
+
+def _to_open(plan: ContactPlan, gone: set[int], end: End) -> float:
+    """How far `end` is from the nearest planned spot still open (a support move that bridges
+    the 2" chain toward it)."""
+    open_ = [q for q in range(len(plan)) if q not in gone]
+    if not open_:
+        return 0.0
+    return float(np.hypot(plan.x[open_] - end[0], plan.y[open_] - end[1]).min())
 
 
 def _widest(charge: Charge) -> float:

@@ -4,13 +4,14 @@ an engaged unit mate, 4 only within 2" of a moved one), the best category it cou
 instead, and the spots of each model at each step.
 
 Spots a model may take are the candidates plus dense rings (`RING_STEP_DEG`) in base contact
-with each target model and, while a step is judged, rings 1" and 1.9" off each moved engaged
-unit mate; every spot
-keeps the candidates' margins (`MARGIN_IN` off the 1" no-go and other bases, `PAIR_MARGIN_IN`
-inside the 2" chain, `ROLL_MARGIN_IN` inside the assault range)."""
+with each target model, the notches in contact with two at once, and, while a step is judged,
+rings 1" and 1.9" off each moved engaged unit mate; every spot keeps the candidates' margins
+(`MARGIN_IN` off the 1" no-go and other bases, `PAIR_MARGIN_IN` inside the 2" chain,
+`ROLL_MARGIN_IN` inside the assault range)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -128,14 +129,28 @@ class Charge:
         return Spots(xs, ys, moved, self.touching(start, xs, ys))
 
     def _rings(self, radius_in: float) -> tuple[np.ndarray, np.ndarray]:
+        """Spots in base contact with each round target model every `RING_STEP_DEG`, and the
+        notches in contact with two at once (where their contact rings cross)."""
         angles = np.radians(np.arange(0.0, 360.0, RING_STEP_DEG))
+        round_ = [t for t in self.targets if t.is_round]
         xs, ys = [], []
-        for t in self.targets:
-            if not t.is_round:
-                continue
+        for t in round_:
             d = radius_in + t.radius_in + CONTACT_GAP_IN
             xs.append(np.round(t.x + d * np.cos(angles), JSON_DECIMALS))
             ys.append(np.round(t.y + d * np.sin(angles), JSON_DECIMALS))
+        for i, a in enumerate(round_):
+            for b in round_[i + 1 :]:
+                da = radius_in + a.radius_in + CONTACT_GAP_IN
+                db = radius_in + b.radius_in + CONTACT_GAP_IN
+                apart = math.hypot(b.x - a.x, b.y - a.y)
+                if not abs(da - db) < apart < da + db:
+                    continue
+                along = (da**2 - db**2 + apart**2) / (2 * apart)
+                side = math.sqrt(max(da**2 - along**2, 0.0))
+                ux, uy = (b.x - a.x) / apart, (b.y - a.y) / apart
+                for sign in (1.0, -1.0):
+                    xs.append(np.round([a.x + along * ux - sign * side * uy], JSON_DECIMALS))
+                    ys.append(np.round([a.y + along * uy + sign * side * ux], JSON_DECIMALS))
         if not xs:
             return np.empty(0), np.empty(0)
         return np.concatenate(xs), np.concatenate(ys)

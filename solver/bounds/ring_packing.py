@@ -350,12 +350,15 @@ def pack_points(
     counted_at_least: int = 0,
     overlap_in: float = -MARGIN_IN,
     max_points: int | None = None,
+    touches: np.ndarray | None = None,
+    touch_weight: int = 0,
 ) -> np.ndarray | None:
     """The points (cells of no extent) of the largest packing found with at least `at_least`
     models, up to `ceiling`, at least `counted_at_least` of them on `counted` points, where no
     two bases overlap by more than `overlap_in` (by default they stay apart): indices into
     `points`, or None if none is found within `work` or more than `max_points` are reachable.
-    A placement (or, with an overlap, a start for one), not a bound."""
+    A placement (or, with an overlap, a start for one), not a bound. `touches` and
+    `touch_weight` score it as `_solve_packing` says (`ceiling` then bounds the score)."""
     limits = {
         "max_cells": len(points) if max_points is None else max_points,
         "ceiling": ceiling,
@@ -370,6 +373,8 @@ def pack_points(
         counted,
         counted_at_least,
         at_least_total=at_least,
+        touches=touches,
+        touch_weight=touch_weight,
         **limits,
     )
     if solved is None:
@@ -392,11 +397,13 @@ def _solve_packing(
     overlap_in: float,
     at_least_total: int = 0,
     touches: np.ndarray | None = None,
+    touch_weight: int = 0,
 ) -> tuple[cp_model.CpSolver, list, np.ndarray] | None:
     """The packing of `pack` with bases allowed to overlap by `overlap_in` (negative: kept
     that far apart), solved: (solver, occupancy per used cell, the used cells' indices), or
     None when it is too large, out of time, or finds nothing. With `touches` (cells by
-    groups) it counts the groups some occupied cell touches instead of the models."""
+    groups) it counts the groups some occupied cell touches instead of the models, or with a
+    `touch_weight` that many times the groups plus the models."""
     used = np.flatnonzero(allowed.any(axis=0))
     deadline, dtime, seed = work
     seconds = deadline - clock.now()
@@ -437,7 +444,10 @@ def _solve_packing(
         model.Add(_total(y, np.flatnonzero(counted[used])) >= at_least)
     if at_least_total:
         model.Add(cp_model.LinearExpr.Sum(y) >= at_least_total)
-    score = cp_model.LinearExpr.Sum(y) if touches is None else _touched(model, y, touches[used])
+    score = cp_model.LinearExpr.Sum(y)
+    if touches is not None:
+        touched = _touched(model, y, touches[used])
+        score = touched if not touch_weight else touch_weight * touched + score
     model.Add(score <= ceiling)
     model.Maximize(score)
     solver = cp_model.CpSolver()

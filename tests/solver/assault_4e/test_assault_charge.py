@@ -172,3 +172,20 @@ def test_ceilings_worked_out_by_hand() -> None:
     assert result.bound == {"enemy_engaged": 1, "base_contact": 2, "one_attack": 1}
     assert result.fighters["one_attack"] == ("A3",)
     assert check_placement(scenario, result.placements, order=result.order) == []
+
+
+def test_one_model_in_the_notch_engages_two() -> None:
+    """B1 and B2 stand 1.4" apart (centres): A1 fits in the notch, 1.26" from both centres at
+    (12.952, 10), a move of 2.95", and engages both; the ceiling counts both enemy models a
+    single base can touch, so the answer is proven."""
+    scenario = make_scenario(
+        [(10.0, 10.0)], {"B": [(14.0, 9.3), (14.0, 10.7)]}, ruleset="40k-assault-4e"
+    )
+    result = solve(scenario)
+    assert result.status == Status.OPTIMAL
+    assert result.objective["enemy_engaged"] == 2
+    assert result.bound == {"enemy_engaged": 2, "base_contact": 1, "one_attack": 0}
+    a1 = by_model(result)["A1"]
+    assert set(a1.contact) == {"B1", "B2"}
+    assert a1.x == pytest.approx(14.0 - math.sqrt(TOUCH**2 - 0.7**2), abs=0.002)
+    assert a1.moved == pytest.approx(4.0 - math.sqrt(TOUCH**2 - 0.7**2), abs=0.002)
