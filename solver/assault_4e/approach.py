@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import networkx as nx
 import numpy as np
 import shapely
 
@@ -26,7 +27,6 @@ INSIDE_IN = 0.003
 """How far inside each limit the spots are drawn, so that rounding keeps them legal."""
 CLOSER_IN = 0.002
 """A model moves only if it gets closer by more than this."""
-Coherent = Callable[[dict[str, Footprint]], bool]
 Lengths = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
@@ -40,11 +40,11 @@ def closest_spot(
     foes: list[Footprint],
     lengths: Lengths,
     limit_in: float,
-    coherent: Coherent | None,
+    coherent: bool,
 ) -> tuple[float, float, float, float] | None:
     """(x, y, move length, gap to the nearest foe) of the nearest legal spot to `foes` that is
-    closer than where `mid` stands by more than `CLOSER_IN`, or None. `coherent` judges the
-    whole unit (None: coherency is not kept)."""
+    closer than where `mid` stands by more than `CLOSER_IN` (the shorter move on a tie), or
+    None. With `coherent`, the whole unit stays in coherency."""
     fp = pos[mid]
     if not isinstance(fp.base, RoundBase) or not foes:
         return None
@@ -54,33 +54,49 @@ def closest_spot(
     link = scenario.rules.coherency_range_in - PAIR_KEPT_IN
     blockers = [*others, *mates]
     parts = [_circle(start, reach)]
-    if coherent is not None:
+    if coherent:
         parts += [_outline(m, r + link - INSIDE_IN) for m in mates]
     parts += [_outline(b, r + APART_IN + INSIDE_IN) for b in blockers]
     parts += _terrain_and_edges(scenario, battlefield, mid, start, reach)
     pts = np.vstack(parts)
     pts = pts[np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]) <= reach]
-    pts = np.unique(np.round(pts, JSON_DECIMALS), axis=0)
-    xs, ys = pts[:, 0], pts[:, 1]
-    ok = (lengths(xs, ys) <= limit_in - MARGIN_IN) & open_ground(scenario, battlefield, mid, xs, ys)
+    xs, ys = np.round(pts[:, 0], JSON_DECIMALS), np.round(pts[:, 1], JSON_DECIMALS)
+    ok = lengths(xs, ys) <= limit_in - MARGIN_IN
     facing = np.full(len(xs), fp.facing)
     if blockers and ok.any():
         ok[ok] = (edge_distances(fp.base, xs[ok], ys[ok], facing[ok], blockers) >= APART_IN).all(1)
-    if coherent is not None and mates and ok.any():
-        ok[ok] = (edge_distances(fp.base, xs[ok], ys[ok], facing[ok], mates) <= link).any(1)
+    if ok.any():
+        ok[ok] = open_ground(scenario, battlefield, mid, xs[ok], ys[ok])
+    if coherent and mates and ok.any():
+        to_mates = edge_distances(fp.base, xs[ok], ys[ok], facing[ok], mates) <= link
+        ok[ok] = _keeps_coherency(scenario, mates, to_mates, link)
     idx = np.flatnonzero(ok)
     if not len(idx):
         return None
-    now = _gap(fp, foes)
     gap = edge_distances(fp.base, xs[idx], ys[idx], facing[idx], foes).min(axis=1)
     length = lengths(xs[idx], ys[idx])
-    for k in np.lexsort((length, gap)):
-        if gap[k] >= now - CLOSER_IN:
-            return None
-        end = Footprint(fp.base, float(xs[idx[k]]), float(ys[idx[k]]), fp.z, fp.facing)
-        if coherent is None or coherent({**pos, mid: end}):
-            return end.x, end.y, float(length[k]), float(gap[k])
-    return None
+    k = np.lexsort((length, gap))[0]
+    if gap[k] >= _gaps_to(fp, foes).min() - CLOSER_IN:
+        return None
+    return float(xs[idx[k]]), float(ys[idx[k]]), float(length[k]), float(gap[k])
+
+
+def _keeps_coherency(
+    scenario: Scenario, mates: list[Footprint], to_mates: np.ndarray, link_in: float
+) -> np.ndarray:
+    """Per spot (rows of `to_mates`: its links to each mate): whether the unit, the mover
+    there, has every model linked to enough others and is one group."""
+    need = scenario.rules.coherency_neighbours(len(mates) + 1)
+    between = np.vstack([_gaps_to(m, mates) for m in mates]) <= link_in
+    np.fill_diagonal(between, False)
+    counts = between.sum(axis=1)
+    if (counts < need - 1).any():
+        return np.zeros(len(to_mates), bool)
+    ok = (to_mates.sum(axis=1) >= need) & to_mates[:, counts < need].all(axis=1)
+    graph = nx.from_numpy_array(between.astype(int))
+    for group in nx.connected_components(graph):
+        ok &= to_mates[:, sorted(group)].any(axis=1)
+    return ok
 
 
 def open_ground(
@@ -136,6 +152,6 @@ def _outline(fp: Footprint, offset: float) -> np.ndarray:
     return shapely.get_coordinates(shapely.segmentize(ring, STEP_IN))
 
 
-def _gap(fp: Footprint, foes: list[Footprint]) -> float:
+def _gaps_to(fp: Footprint, others: list[Footprint]) -> np.ndarray:
     xy = np.array([fp.x]), np.array([fp.y])
-    return float(edge_distances(fp.base, *xy, np.array([fp.facing]), foes).min())
+    return edge_distances(fp.base, *xy, np.array([fp.facing]), others)[0]

@@ -103,7 +103,7 @@ def close_in(
                     foe_fps,
                     lambda xs, ys, mid=mid: lengths(mid, xs, ys),
                     limit_in,
-                    (lambda trial: _coherent(scenario, trial)) if coherent_at_start else None,
+                    coherent_at_start,
                 )
                 if near is None:
                     continue

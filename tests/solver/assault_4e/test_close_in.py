@@ -212,7 +212,7 @@ def test_coherency_holds_the_nearest_model_back() -> None:
         [foe],
         lambda xs, ys: free_lengths(start, xs, ys),
         6.0,
-        lambda trial: True,
+        True,
     )
     assert length == pytest.approx(0.9825, abs=0.0015)
     assert gap == pytest.approx(6.0175, abs=0.0015)
