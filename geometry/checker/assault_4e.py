@@ -393,9 +393,9 @@ def _reinforcement_witness(
         keep_off = [o for o in others if o is not foe]
         if keep_off:
             ok &= (_gaps(spots, keep_off) >= margin).all(axis=1)
-        if mates:
-            ok &= (_gaps(spots, mates) <= move.rules.coherency_range_in - margin).any(axis=1)
         ok &= _on_open_ground(move, mid, xs, ys)
+        if mates and ok.any():
+            ok[ok] = closest.in_coherency(move, mid, [spots[k] for k in np.flatnonzero(ok)])
         if ok.any():
             k = int(np.flatnonzero(ok)[np.argmin(length[ok])])
             return float(xs[k]), float(ys[k]), float(length[k])

@@ -68,15 +68,21 @@ def closer_witness(
     keep_off = [move.start[m] for m in move.others] + [move.end[m] for m in mates]
     if keep_off:
         ok &= (gaps(spots, keep_off) >= margin).all(axis=1)
-    ends = [move.end[m] for m in mates]
-    link = move.rules.coherency_range_in - margin
+    for k in np.flatnonzero(ok)[np.argsort(gap[ok], kind="stable")]:
+        if in_coherency(move, mid, [spots[k]])[0]:
+            return float(xs[k]), float(ys[k]), float(gap[k]), now
+    return None
+
+
+def in_coherency(move: MoveState, mid: str, spots: list[Footprint]) -> np.ndarray:
+    """Per spot: whether the unit, `mid` there and its mates where they end, has every model
+    within coherency (less the margin) of enough others and is one group."""
+    ends = [move.end[m] for m in move.ids if m != mid]
+    link = move.rules.coherency_range_in - WITNESS_MARGIN_IN
     between = gaps(ends, ends) <= link
     need = move.rules.coherency_neighbours(len(move.ids))
     to_mates = gaps(spots, ends) <= link
-    for k in np.flatnonzero(ok)[np.argsort(gap[ok], kind="stable")]:
-        if _one_group(between, to_mates[k], need):
-            return float(xs[k]), float(ys[k]), float(gap[k]), now
-    return None
+    return np.array([_one_group(between, row, need) for row in to_mates], bool)
 
 
 def _one_group(between: np.ndarray, to_new: np.ndarray, need: int) -> bool:
