@@ -76,23 +76,23 @@ def test_consolidation_3in_into_contact() -> None:
     assert check_placement(far, result.placements) == []
 
 
-def test_consolidation_keeps_coherency() -> None:
-    """E1 is 1.74" from A1 but A1 there would stand 2.48" from A2: A1 stays; alone it goes."""
-    pair = make_scenario(
-        [(10.0, 10.0), (8.0, 10.0)],
+def consolidating(attackers: list[tuple[float, float]]) -> Scenario:
+    """Unit A at `attackers` consolidates; E1 stands at (13, 10)."""
+    return make_scenario(
+        attackers,
         {"E": [(13.0, 10.0)]},
         ruleset="40k-assault-4e",
         action={"kind": "consolidate", "unit": "A"},
     )
+
+
+def test_consolidation_keeps_coherency() -> None:
+    """E1 is 1.74" from A1 but A1 there would stand 2.48" from A2: A1 stays; alone it goes."""
+    pair = consolidating([(10.0, 10.0), (8.0, 10.0)])
     result = solve(pair)
     assert all(p.moved == 0.0 for p in result.placements)
     assert check_placement(pair, result.placements) == []
-    alone = make_scenario(
-        [(10.0, 10.0)],
-        {"E": [(13.0, 10.0)]},
-        ruleset="40k-assault-4e",
-        action={"kind": "consolidate", "unit": "A"},
-    )
+    alone = consolidating([(10.0, 10.0)])
     (a1,) = solve(alone).placements
     assert a1.moved == pytest.approx(3.0 - TOUCH, abs=0.002) and a1.contact == ("E1",)
 
@@ -109,12 +109,7 @@ def test_every_mover_in_contact_is_optimal() -> None:
 def test_consolidation_short_of_its_ceiling_is_feasible() -> None:
     """E1 is 1.74" from A1, within 3": the ceiling is 1 in base contact, but coherency with A2
     (3.74" from E1, out of reach) holds A1 back: 0 of at most 1, feasible."""
-    pair = make_scenario(
-        [(10.0, 10.0), (8.0, 10.0)],
-        {"E": [(13.0, 10.0)]},
-        ruleset="40k-assault-4e",
-        action={"kind": "consolidate", "unit": "A"},
-    )
+    pair = consolidating([(10.0, 10.0), (8.0, 10.0)])
     result = solve(pair)
     assert result.status == Status.FEASIBLE
     assert result.objective["base_contact"] == 0
