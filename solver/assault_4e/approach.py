@@ -52,10 +52,14 @@ def closest_spot(
     reach = limit_in - MARGIN_IN - INSIDE_IN
     mates = [p for m, p in pos.items() if m != mid]
     link = scenario.rules.coherency_range_in - PAIR_KEPT_IN
-    blockers = [*others, *mates]
+
+    def near(fp: Footprint, off_in: float) -> bool:
+        return np.hypot(fp.x - start[0], fp.y - start[1]) <= reach + fp.radius_in + r + off_in
+
+    blockers = [b for b in [*others, *mates] if near(b, APART_IN + INSIDE_IN)]
     parts = [_circle(start, reach)]
     if coherent:
-        parts += [_outline(m, r + link - INSIDE_IN) for m in mates]
+        parts += [_outline(m, r + link - INSIDE_IN) for m in mates if near(m, link)]
     parts += [_outline(b, r + APART_IN + INSIDE_IN) for b in blockers]
     parts += _terrain_and_edges(scenario, battlefield, mid, start, reach)
     pts = np.vstack(parts)
@@ -69,7 +73,7 @@ def closest_spot(
         ok[ok] = open_ground(scenario, battlefield, mid, xs[ok], ys[ok])
     if coherent and mates and ok.any():
         to_mates = edge_distances(fp.base, xs[ok], ys[ok], facing[ok], mates) <= link
-        ok[ok] = _keeps_coherency(scenario, mates, to_mates, link)
+        ok[ok] = keeps_coherency(scenario, mates, to_mates, link)
     idx = np.flatnonzero(ok)
     if not len(idx):
         return None
@@ -81,7 +85,7 @@ def closest_spot(
     return float(xs[idx[k]]), float(ys[idx[k]]), float(length[k]), float(gap[k])
 
 
-def _keeps_coherency(
+def keeps_coherency(
     scenario: Scenario, mates: list[Footprint], to_mates: np.ndarray, link_in: float
 ) -> np.ndarray:
     """Per spot (rows of `to_mates`: its links to each mate): whether the unit, the mover

@@ -19,7 +19,7 @@ from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.models import Placement, Result, RoundBase, Scenario, Status, Unit
 from chargeopt.solver.assault_4e.answer import answer
-from chargeopt.solver.assault_4e.approach import closest_spot, open_ground
+from chargeopt.solver.assault_4e.approach import closest_spot, keeps_coherency, open_ground
 from chargeopt.solver.assault_4e.close_in_bound import close_in_ceilings
 from chargeopt.solver.core.polish import Pose
 from chargeopt.solver.core.tolerances import (
@@ -173,16 +173,19 @@ def _best_spot(
         if blockers and ok.any():
             facing = np.full(len(xs), fp.facing)
             ok &= (edge_distances(fp.base, xs, ys, facing, blockers) >= APART_IN).all(axis=1)
-        for k in np.flatnonzero(ok)[np.argsort(length[ok])]:
+        if coherent_at_start and mates and ok.any():
+            facing = np.full(int(ok.sum()), fp.facing)
+            link = scenario.rules.coherency_range_in - PAIR_KEPT_IN
+            to_mates = edge_distances(fp.base, xs[ok], ys[ok], facing, mates) <= link
+            ok[ok] = keeps_coherency(scenario, mates, to_mates, link)
+        if not ok.any():
+            continue
+        k = int(np.flatnonzero(ok)[np.argmin(length[ok])])
+        rank = (0 if foe_id not in engaged else 1, float(length[k]))
+        if best is None or rank < best[0]:
             end = Footprint(fp.base, float(xs[k]), float(ys[k]), fp.z, fp.facing)
-            trial = {**pos, mid: end}
-            if coherent_at_start and not _coherent(scenario, trial):
-                continue
-            rank = (0 if foe_id not in engaged else 1, float(length[k]))
-            if best is None or rank < best[0]:
-                touched = _touching(end, foe_fps, foe_ids, scenario)
-                best = (rank, (end.x, end.y, float(length[k]), touched))
-            break
+            touched = _touching(end, foe_fps, foe_ids, scenario)
+            best = (rank, (end.x, end.y, float(length[k]), touched))
     return None if best is None else best[1]
 
 
