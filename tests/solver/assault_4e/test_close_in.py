@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from builders import make_scenario
 
@@ -231,3 +233,27 @@ def test_the_unit_ends_as_close_as_it_can() -> None:
         Placement(model="A2", x=round(a2_x + 5.986, 3), y=10.0),
     ]
     assert [v.kind for v in check_placement(scenario, literal)] == ["reinforcement_not_closest"]
+
+
+def bridged() -> Scenario:
+    """A1 (10, 10) and A3 (14, 10), 2.74" apart, are in contact with B2 and B3 on their outer
+    sides; A2 (12, 10) links them; B1 at (11, 14.26) is 3" from A2."""
+    return make_scenario(
+        [(10.0, 10.0), (12.0, 10.0), (14.0, 10.0)],
+        {"B": [(11.0, 14.26), (10.0 - 2 * R - 0.002, 10.0), (14.0 + 2 * R + 0.002, 10.0)]},
+        ruleset="40k-assault-4e",
+        action={"kind": "pile-in", "unit": "A"},
+    )
+
+
+def test_a_bridging_model_may_not_leave() -> None:
+    """Every spot touching B1 is over 2" from A3, which would then stand alone: A2 goes as
+    close as the 2" to both allows, the top of the lens between them: x = 12,
+    y = 10 + sqrt((2R + 2 - 0.0175)^2 - 2^2) = 12.553 (0.0145" kept, 0.003" drawn inside).
+    The checker holds no contact witness against it (only a spot that keeps one group)."""
+    scenario = bridged()
+    result = solve(scenario)
+    a2 = by_model(result)["A2"]
+    top = 10.0 + math.sqrt((2 * R + 2 - 0.0175) ** 2 - 4)
+    assert (a2.x, a2.y) == pytest.approx((12.0, top), abs=0.0015) and a2.contact == ()
+    assert check_placement(scenario, result.placements) == []
