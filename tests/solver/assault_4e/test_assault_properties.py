@@ -60,7 +60,8 @@ def locked_layouts(draw: st.DrawFn) -> tuple[list, list, list]:
 @sampled_layouts(12)
 @given(locked_layouts())
 def test_every_reinforcement_passes_the_checker(layout) -> None:
-    """Locked units piling in (into contact, else as close as they can get): no violation."""
+    """Locked units piling in (into contact, else as close as they can get): no violation, and
+    no count above its ceiling."""
     attackers, defenders, terrain = layout
     try:
         scenario = make_scenario(
@@ -77,3 +78,4 @@ def test_every_reinforcement_passes_the_checker(layout) -> None:
         assume(False)
     result = solve(scenario)
     assert check_placement(scenario, result.placements) == []
+    assert all(result.objective[k] <= ceiling for k, ceiling in result.bound.items())
