@@ -53,8 +53,9 @@ def closest_spot(
     mates = [p for m, p in pos.items() if m != mid]
     link = scenario.rules.coherency_range_in - PAIR_KEPT_IN
 
-    def near(fp: Footprint, off_in: float) -> bool:
-        return np.hypot(fp.x - start[0], fp.y - start[1]) <= reach + fp.radius_in + r + off_in
+    def near(base: Footprint, off_in: float) -> bool:
+        """Whether a spot within reach can come within `off_in` of `base`."""
+        return np.hypot(base.x - start[0], base.y - start[1]) <= reach + base.radius_in + r + off_in
 
     blockers = [b for b in [*others, *mates] if near(b, APART_IN + INSIDE_IN)]
     parts = [_circle(start, reach)]
