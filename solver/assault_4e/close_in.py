@@ -124,7 +124,7 @@ def close_in(
         fp = Footprint(pos[p.model].base, p.x, p.y, p.z, pos[p.model].facing)
         return _touching(fp, foe_fps, foe_ids, scenario)
 
-    ceilings = close_in_ceilings(scenario, foes, reach_in)
+    ceilings = close_in_ceilings(scenario, battlefield, foes, reach_in)
     stats["bound_scope"] = "continuous"
     result = answer(
         scenario,

@@ -152,17 +152,17 @@ def framed() -> Scenario:
 def test_a_model_that_cannot_touch_gets_as_close_as_it_can() -> None:
     """A1 (2.74" from B1) cannot end in contact; the nearest open ground is against the
     frame's left face: x = 11.5 - R - 0.011 (margin) - 0.003 (drawn inside) = 10.856, 0.856"
-    moved, 14 - 10.856 - 2R = 1.884" from B1. The straight line met B1's contact ring, so the
-    ceiling is 1 of 1 in base contact; 0 is feasible, not proven."""
+    moved, 14 - 10.856 - 2R = 1.884" from B1. Every spot of B1's contact ring is inside the
+    frame, so the ceiling is 0 in base contact: 0 is optimal."""
     scenario = framed()
     result = solve(scenario)
     (a1,) = result.placements
     assert (a1.x, a1.y) == pytest.approx((11.5 - R - 0.014, 10.0), abs=0.0015)
     assert a1.moved == pytest.approx(0.856, abs=0.0015) and a1.contact == ()
-    assert result.status == Status.FEASIBLE
-    assert result.bound == {"enemy_engaged": 1, "base_contact": 1}
+    assert result.status == Status.OPTIMAL
+    assert result.bound == {"enemy_engaged": 0, "base_contact": 0}
     assert check_placement(scenario, result.placements) == []
-    assert "base contact: 0 of 1 models (most possible: 1)" in summarise(result)
+    assert "base contact: 0 of 1 models (most possible: 0)" in summarise(result)
 
 
 def test_the_checker_flags_a_model_that_stayed_put() -> None:
@@ -250,10 +250,19 @@ def test_a_bridging_model_may_not_leave() -> None:
     """Every spot touching B1 is over 2" from A3, which would then stand alone: A2 goes as
     close as the 2" to both allows, the top of the lens between them: x = 12,
     y = 10 + sqrt((2R + 2 - 0.0175)^2 - 2^2) = 12.553 (0.0145" kept, 0.003" drawn inside).
-    The checker holds no contact witness against it (only a spot that keeps one group)."""
+    The checker holds no contact witness against it (only a spot that keeps one group). A2's
+    6" meets B1's contact ring on open ground, so the ceiling is 3 in base contact (A1 and A3
+    stay in theirs) and 3 enemy models engaged: 2 of 3 is feasible, not proven."""
     scenario = bridged()
     result = solve(scenario)
     a2 = by_model(result)["A2"]
     top = 10.0 + math.sqrt((2 * R + 2 - 0.0175) ** 2 - 4)
     assert (a2.x, a2.y) == pytest.approx((12.0, top), abs=0.0015) and a2.contact == ()
     assert check_placement(scenario, result.placements) == []
+    assert result.status == Status.FEASIBLE
+    assert result.bound == {"enemy_engaged": 3, "base_contact": 3}
+    lines = summarise(result).splitlines()
+    assert lines[0] == "FEASIBLE: A piles in (legal; not proven best)"
+    assert lines[1].startswith(
+        "Enemy models engaged: 2 (most possible: 3); base contact: 2 of 3 models (most possible: 3)"
+    )
