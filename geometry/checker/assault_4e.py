@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import shapely
 
 from chargeopt.geometry.assault_moves import assault_lengths, free_lengths
+from chargeopt.geometry.checker import assault_4e_closest as closest
 from chargeopt.geometry.footprints import Footprint
 from chargeopt.geometry.move_state import MoveState
-from chargeopt.geometry.pairs import RANGE_SLACK_IN, Bases, edge_distances
+from chargeopt.geometry.pairs import RANGE_SLACK_IN
 from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import RoundBase, Unit, Violation, assault_range_of
 
@@ -35,20 +35,12 @@ ASSAULT_4E_KINDS = (
     "preference_skipped",
     "engaged_model_moved",
     "reinforcement_short",
+    "reinforcement_not_closest",
 )
-WITNESS_STEP_DEG = 6.0
-WITNESS_MARGIN_IN = 0.02
 NEAREST_TIE_IN = 1e-6
-
-
-def _gaps(a: Sequence[Footprint], b: Sequence[Footprint]) -> np.ndarray:
-    if not a or not b:
-        return np.empty((len(a), len(b)))
-    return edge_distances(Bases.of(list(a)), Bases.of(list(b)))
-
-
-def _at(fp: Footprint, x: float, y: float) -> Footprint:
-    return Footprint(fp.base, x, y, fp.z, fp.facing)
+WITNESS_STEP_DEG = closest.WITNESS_STEP_DEG
+WITNESS_MARGIN_IN = closest.WITNESS_MARGIN_IN
+_gaps, _at, _on_open_ground = closest.gaps, closest.at, closest.on_open_ground
 
 
 def _non_target_units(move: MoveState) -> list[str]:
@@ -306,7 +298,8 @@ def locked_units(move: MoveState) -> list[Unit]:
 
 def reinforcement_violations(move: MoveState) -> list[Violation]:
     """Engaged models stay; the others move at most 6" in a straight line (terrain and models
-    do not block), and end in base contact with a locked enemy if a witness shows they could."""
+    do not block), and end in base contact with a locked enemy if a witness shows they could,
+    else as close to one as a witness shows they could get."""
     rules = move.rules
     limit = rules.reinforcement_in or 0.0
     foes = [move.start[m.id] for u in locked_units(move) for m in u.models]
@@ -362,6 +355,20 @@ def reinforcement_violations(move: MoveState) -> list[Violation]:
                         f'{spot[2]:.2f}" away, in coherency',
                     )
                 )
+                continue
+            near = closest.closer_witness(move, mid, foes, limit)
+            if near is not None:
+                found.append(
+                    Violation(
+                        kind="reinforcement_not_closest",
+                        models=(mid,),
+                        distance_in=near[3],
+                        message=f'model {mid!r} ends {near[3]:.2f}" from the nearest enemy '
+                        f"model it is locked with, but it could have got closer: "
+                        f'{near[2]:.2f}" at ({near[0]:.3f}, {near[1]:.3f}), within its move, '
+                        "on open ground and in coherency",
+                    )
+                )
     return found
 
 
@@ -386,25 +393,13 @@ def _reinforcement_witness(
         keep_off = [o for o in others if o is not foe]
         if keep_off:
             ok &= (_gaps(spots, keep_off) >= margin).all(axis=1)
-        if mates:
-            ok &= (_gaps(spots, mates) <= move.rules.coherency_range_in - margin).any(axis=1)
         ok &= _on_open_ground(move, mid, xs, ys)
+        if mates and ok.any():
+            ok[ok] = closest.in_coherency(move, mid, [spots[k] for k in np.flatnonzero(ok)])
         if ok.any():
             k = int(np.flatnonzero(ok)[np.argmin(length[ok])])
             return float(xs[k]), float(ys[k]), float(length[k])
     return None
-
-
-def _on_open_ground(move: MoveState, mid: str, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Ends clear of the board edge, walls and impassable terrain (by the margin)."""
-    omap = obstacle_map(move.scenario, move.battlefield, mid)
-    r = move.start[mid].radius_in + WITNESS_MARGIN_IN
-    bf = move.battlefield
-    ok = (xs >= r) & (xs <= bf.width - r) & (ys >= r) & (ys <= bf.height - r)
-    terrain = [o for o in omap.obstacles if o.id in {p.id for p in bf.pieces}]
-    for o in terrain:
-        ok &= shapely.distance(o.core, shapely.points(xs, ys)) >= o.grow_in + WITNESS_MARGIN_IN
-    return ok
 
 
 def consolidation_violations(move: MoveState) -> list[Violation]:

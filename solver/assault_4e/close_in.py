@@ -1,6 +1,8 @@
 """The model-by-model move into base contact shared by the reinforcement move and consolidation:
 nearest model first, each to the shortest spot in base contact (an enemy model not yet engaged
-before an engaged one) that keeps the unit in coherency; passes repeat until none moves.
+before an engaged one) that keeps the unit in coherency; with `approach` (the reinforcement
+move), a model that cannot reach contact moves as close as it can (`approach.py`). Passes
+repeat until none moves (a model out of contact may move again from its start as mates move).
 
 Spots are dense rings (`RING_STEP_DEG`) at `CONTACT_GAP_IN` around each enemy model, kept on
 the board, `MARGIN_IN` off terrain and `APART_IN` off every other base."""
@@ -12,13 +14,13 @@ from collections.abc import Callable
 
 import networkx as nx
 import numpy as np
-import shapely
 
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.distance_matrix import edge_distances
-from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import Placement, Result, RoundBase, Scenario, Status, Unit
 from chargeopt.solver.assault_4e.answer import answer
+from chargeopt.solver.assault_4e.approach import closest_spot, keeps_coherency, open_ground
+from chargeopt.solver.assault_4e.close_in_bound import close_in_ceilings
 from chargeopt.solver.core.polish import Pose
 from chargeopt.solver.core.tolerances import (
     APART_IN,
@@ -29,6 +31,7 @@ from chargeopt.solver.core.tolerances import (
 )
 
 RING_STEP_DEG = 1.0
+MAX_PASSES = 12
 Lengths = Callable[[str, np.ndarray, np.ndarray], np.ndarray]
 """Move lengths of a model to ends (x, y); inf where it cannot go."""
 
@@ -41,12 +44,18 @@ def close_in(
     lengths: Lengths,
     limit_in: float,
     stats: dict[str, object],
+    *,
+    reach_in: dict[str, float],
+    approach: bool = False,
 ) -> Result:
     """Moves `movers` (nearest to `foes` first) into base contact within `limit_in` where they
-    can; the others stay. `status` is feasible: the greedy proves no bound."""
+    can; the others stay, or with `approach` get as close as they can. `optimal` where the
+    answer meets the ceilings of `close_in_bound.py` (`reach_in`: how far each model may
+    move under the rules)."""
     t0 = time.perf_counter()
     unit = scenario.acting_unit
     pos = {m.id: Footprint(unit.base_of(m), m.x, m.y, m.z, m.facing) for m in unit.models}
+    start = {mid: (fp.x, fp.y) for mid, fp in pos.items()}
     foe_fps = [Footprint(u.base_of(m), m.x, m.y, m.z, m.facing) for u in foes for m in u.models]
     foe_ids = [m.id for u in foes for m in u.models]
     others = [
@@ -61,8 +70,10 @@ def close_in(
     waiting = sorted(movers, key=lambda mid: _gap_to(pos[mid], foe_fps))
     order: list[str] = []
     progress = True
-    while progress and waiting and foe_fps:
+    passes = 0
+    while progress and waiting and foe_fps and passes < MAX_PASSES:
         progress = False
+        passes += 1
         for mid in list(waiting):
             spot = _best_spot(
                 scenario,
@@ -77,33 +88,57 @@ def close_in(
                 limit_in,
                 coherent_at_start,
             )
-            if spot is None:
+            if spot is not None:
+                x, y, length, touched = spot
+                engaged |= set(touched)
+                waiting.remove(mid)
+            elif approach:
+                near = closest_spot(
+                    scenario,
+                    battlefield,
+                    mid,
+                    start[mid],
+                    pos,
+                    others,
+                    foe_fps,
+                    lambda xs, ys, mid=mid: lengths(mid, xs, ys),
+                    limit_in,
+                    coherent_at_start,
+                )
+                if near is None:
+                    continue
+                x, y, length, _ = near
+            else:
                 continue
-            x, y, length, touched = spot
             pos[mid] = Footprint(pos[mid].base, x, y, pos[mid].z, pos[mid].facing)
             moved[mid] = length
-            engaged |= set(touched)
-            order.append(mid)
-            waiting.remove(mid)
+            if mid not in order:
+                order.append(mid)
             progress = True
     poses = {mid: Pose(fp.x, fp.y, fp.z, fp.facing, moved.get(mid, 0.0)) for mid, fp in pos.items()}
-    stats["stayed"] = list(waiting)
+    stats["stayed"] = [m for m in waiting if m not in moved]
+    stats["out_of_contact"] = list(waiting)
     stats["seconds"] = round(time.perf_counter() - t0, 3)
 
     def contacts(p: Placement) -> tuple[str, ...]:
         fp = Footprint(pos[p.model].base, p.x, p.y, p.z, pos[p.model].facing)
         return _touching(fp, foe_fps, foe_ids, scenario)
 
-    return answer(
+    ceilings = close_in_ceilings(scenario, battlefield, foes, reach_in)
+    stats["bound_scope"] = "continuous"
+    result = answer(
         scenario,
         battlefield,
         poses,
         status=Status.FEASIBLE,
         order=order,
-        bound={},
+        bound=dict(ceilings),
         stats=stats,
         contacts=contacts,
     )
+    if all(result.objective.get(k, 0) >= v for k, v in ceilings.items()):
+        return result.model_copy(update={"status": Status.OPTIMAL})
+    return result
 
 
 def _best_spot(
@@ -133,36 +168,25 @@ def _best_spot(
         xs = np.round(foe.x + d * np.cos(angles), JSON_DECIMALS)
         ys = np.round(foe.y + d * np.sin(angles), JSON_DECIMALS)
         length = lengths(mid, xs, ys)
-        ok = (length <= limit_in - MARGIN_IN) & _open_ground(scenario, battlefield, mid, xs, ys)
+        ok = (length <= limit_in - MARGIN_IN) & open_ground(scenario, battlefield, mid, xs, ys)
         blockers = [o for o in [*others, *mates] if o is not foe]
         if blockers and ok.any():
             facing = np.full(len(xs), fp.facing)
             ok &= (edge_distances(fp.base, xs, ys, facing, blockers) >= APART_IN).all(axis=1)
-        for k in np.flatnonzero(ok)[np.argsort(length[ok])]:
+        if coherent_at_start and mates and ok.any():
+            facing = np.full(int(ok.sum()), fp.facing)
+            link = scenario.rules.coherency_range_in - PAIR_KEPT_IN
+            to_mates = edge_distances(fp.base, xs[ok], ys[ok], facing, mates) <= link
+            ok[ok] = keeps_coherency(scenario, mates, to_mates, link)
+        if not ok.any():
+            continue
+        k = int(np.flatnonzero(ok)[np.argmin(length[ok])])
+        rank = (0 if foe_id not in engaged else 1, float(length[k]))
+        if best is None or rank < best[0]:
             end = Footprint(fp.base, float(xs[k]), float(ys[k]), fp.z, fp.facing)
-            trial = {**pos, mid: end}
-            if coherent_at_start and not _coherent(scenario, trial):
-                continue
-            rank = (0 if foe_id not in engaged else 1, float(length[k]))
-            if best is None or rank < best[0]:
-                touched = _touching(end, foe_fps, foe_ids, scenario)
-                best = (rank, (end.x, end.y, float(length[k]), touched))
-            break
+            touched = _touching(end, foe_fps, foe_ids, scenario)
+            best = (rank, (end.x, end.y, float(length[k]), touched))
     return None if best is None else best[1]
-
-
-def _open_ground(
-    scenario: Scenario, battlefield: Battlefield, mid: str, xs: np.ndarray, ys: np.ndarray
-) -> np.ndarray:
-    """Ends on the board and clear of terrain obstacles (walls, impassable) by `MARGIN_IN`."""
-    omap = obstacle_map(scenario, battlefield, mid)
-    r = omap.mover.clearance_in + MARGIN_IN
-    ok = (xs >= r) & (xs <= battlefield.width - r) & (ys >= r) & (ys <= battlefield.height - r)
-    pieces = {p.id for p in battlefield.pieces}
-    for o in omap.obstacles:
-        if o.id in pieces:
-            ok &= shapely.distance(o.core, shapely.points(xs, ys)) >= o.grow_in + MARGIN_IN
-    return ok
 
 
 def _touching(

@@ -26,4 +26,5 @@ def solve_assault_consolidate(scenario: Scenario, options: SolveOptions) -> Resu
         omap = obstacle_map(scenario, battlefield, mid)
         return omap.path_field(omap.mover.start, within_in=limit).lengths_to(xs, ys)
 
-    return close_in(scenario, battlefield, foes, movers, lengths, limit, {})
+    reach = {m.id: limit for m in unit.models}
+    return close_in(scenario, battlefield, foes, movers, lengths, limit, {}, reach_in=reach)

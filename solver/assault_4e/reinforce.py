@@ -1,6 +1,7 @@
 """The 40k-assault-4e reinforcement (pile-in) move: locked but unengaged models move up to 6"
 in a straight line (terrain and models do not block it) into base contact with the units they
-are locked with, unengaged enemy models first."""
+are locked with, unengaged enemy models first; a model that cannot moves as close as it can
+while keeping coherency. Engaged models stay, so their reach is 0 in the ceilings."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from chargeopt.solver.options import SolveOptions
 
 def solve_reinforcement(scenario: Scenario, options: SolveOptions) -> Result:
     """The reinforcement move: each unengaged model of the acting unit to its shortest contact
-    with a locked enemy model, in coherency; a model that cannot stays where it is."""
+    with a locked enemy model, in coherency; a model that cannot gets as close as it can."""
     battlefield = Battlefield.from_scenario(scenario)
     unit = scenario.acting_unit
     foes = _locked(scenario)
@@ -27,7 +28,10 @@ def solve_reinforcement(scenario: Scenario, options: SolveOptions) -> Result:
 
     limit = scenario.rules.reinforcement_in or 0.0
     stats: dict[str, object] = {"locked_with": [u.id for u in foes]}
-    return close_in(scenario, battlefield, foes, movers, lengths, limit, stats)
+    reach = {mid: limit for mid in movers}
+    return close_in(
+        scenario, battlefield, foes, movers, lengths, limit, stats, reach_in=reach, approach=True
+    )
 
 
 def _locked(scenario: Scenario) -> list[Unit]:

@@ -60,6 +60,7 @@ def _moves(result: Result) -> list[str]:
     if not result.order:
         return [f"  {p.model} {move_words(p)} {position(p)}{_role(p)}" for p in result.placements]
     charge = result.action is not None and result.action.kind == "charge"
+    pile_in = result.action is not None and result.action.kind == "pile-in"
     head = "the first is the model nearest the charged unit" if charge else "nearest model first"
     lines = [f"Order of moves ({head}):"]
     engaged: set[str] = set()
@@ -70,6 +71,8 @@ def _moves(result: Result) -> list[str]:
         if p.contact:
             kind = 1 if any(e not in engaged for e in p.contact) else 2
             words = TAKEN[kind].format(", ".join(p.contact))
+        elif pile_in:
+            words = "as close to the enemy as it can get, in coherency"
         else:
             words = TAKEN[3] if mid in support and any(m.contact for m in moved) else TAKEN[4]
         lines.append(f"  {step}. {mid} {move_words(p)} {position(p)}: {words}")
