@@ -21,7 +21,6 @@ from chargeopt.solver.bounds.ring_packing import (
     applies,
     contact_reach,
     pack,
-    pack_touched,
 )
 
 CEILING_ARC_IN = 0.05
@@ -56,7 +55,9 @@ def charge_ceilings(
     out["enemy_engaged"] = min(targets, int(touches[allowed.any(axis=0)].any(axis=0).sum()))
     work = (deadline, CONTACT_DTIME, seed)
     if found[0] < out["enemy_engaged"]:
-        packed = pack_touched(cells, allowed, base_of, z, work, touches, out["enemy_engaged"])
+        packed = pack(
+            cells, allowed, base_of, z, work, MAX_CELLS, out["enemy_engaged"], touches=touches
+        )
         if packed is not None:
             out["enemy_engaged"] = min(out["enemy_engaged"], packed)
     if found[1] < n:

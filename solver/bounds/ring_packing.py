@@ -315,6 +315,7 @@ def pack(
     ceiling: int,
     counted: np.ndarray | None = None,
     at_least: int = 0,
+    touches: np.ndarray | None = None,
 ) -> int | None:
     """Most models placed one per cell they are `allowed`, no two in cells whose points are
     all closer than their bases allow (maximal cliques of such cells, at most one each), at
@@ -322,7 +323,9 @@ def pack(
     it ends the search): CP-SAT's proven bound, or None if it proves nothing within `work`
     (deadline, deterministic time, seed) or more than `max_cells` cells are reachable. Cells
     that the same models reach form one class, and models are assigned to classes rather
-    than cells (the same packings, far fewer variables)."""
+    than cells (the same packings, far fewer variables). With `touches` (cells by target
+    models a centre in the cell may touch) it counts the target models touched instead, one
+    model possibly several."""
     if not allowed.any():
         return 0
     limits = {
@@ -330,7 +333,9 @@ def pack(
         "ceiling": ceiling,
         "overlap_in": z.base_overlap_in + cl.EPS_IN,
     }
-    solved = _solve_packing(cells, allowed, base_of, z, work, counted, at_least, **limits)
+    solved = _solve_packing(
+        cells, allowed, base_of, z, work, counted, at_least, touches=touches, **limits
+    )
     if solved is None:
         return None
     solver, _, _ = solved
@@ -457,32 +462,6 @@ def _solve_packing(
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return solver, y, used
-
-
-def pack_touched(
-    cells: cl.Cells,
-    allowed: np.ndarray,
-    base_of: np.ndarray,
-    z: Zones,
-    work: tuple[float, float, int],
-    touches: np.ndarray,
-    ceiling: int,
-) -> int | None:
-    """Most target models touched by the models of one packing (`touches`: cells by target
-    models, every model a centre in the cell may touch, so one model may count several):
-    CP-SAT's proven bound, or None where it proves nothing within `work` or more than
-    `MAX_CELLS` cells are reachable."""
-    if not allowed.any():
-        return 0
-    limits = {
-        "max_cells": MAX_CELLS,
-        "ceiling": ceiling,
-        "overlap_in": z.base_overlap_in + cl.EPS_IN,
-    }
-    solved = _solve_packing(cells, allowed, base_of, z, work, touches=touches, **limits)
-    if solved is None:
-        return None
-    return math.floor(solved[0].BestObjectiveBound() + 1e-6)
 
 
 def _touched(model: cp_model.CpModel, y: list, touches: np.ndarray) -> cp_model.LinearExpr:
