@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import networkx as nx
 import numpy as np
 import shapely
 
@@ -19,6 +18,7 @@ from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import RoundBase, Scenario
+from chargeopt.solver.core.coherency_constraints import linked_groups
 from chargeopt.solver.core.tolerances import APART_IN, JSON_DECIMALS, MARGIN_IN, PAIR_KEPT_IN
 
 STEP_IN = 0.005
@@ -98,8 +98,7 @@ def keeps_coherency(
     if (counts < need - 1).any():
         return np.zeros(len(to_mates), bool)
     ok = (to_mates.sum(axis=1) >= need) & to_mates[:, counts < need].all(axis=1)
-    graph = nx.from_numpy_array(between.astype(int))
-    for group in nx.connected_components(graph):
+    for group in linked_groups(between):
         ok &= to_mates[:, sorted(group)].any(axis=1)
     return ok
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import networkx as nx
 import numpy as np
 
 from chargeopt.geometry import Battlefield, Footprint
@@ -21,6 +20,7 @@ from chargeopt.models import Placement, Result, RoundBase, Scenario, Status, Uni
 from chargeopt.solver.assault_4e.answer import answer
 from chargeopt.solver.assault_4e.approach import closest_spot, keeps_coherency, open_ground
 from chargeopt.solver.assault_4e.close_in_bound import close_in_ceilings
+from chargeopt.solver.core.coherency_constraints import one_group
 from chargeopt.solver.core.polish import Pose
 from chargeopt.solver.core.tolerances import (
     APART_IN,
@@ -228,10 +228,7 @@ def _coherent(scenario: Scenario, pos: dict[str, Footprint]) -> bool:
     links = gaps <= rules.coherency_range_in - PAIR_KEPT_IN
     if (links.sum(axis=1) < rules.coherency_neighbours(len(fps))).any():
         return False
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(fps)))
-    graph.add_edges_from(zip(*np.nonzero(np.triu(links, k=1)), strict=True))
-    return nx.is_connected(graph)
+    return one_group(links)
 
 
 def in_contact_with(scenario: Scenario, model_id: str, foes: list[Unit]) -> bool:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 
-import networkx as nx
 import numpy as np
 
 from chargeopt.solver.assault_4e.fall_back_field import FallBackField
 from chargeopt.solver.assault_4e.fall_back_search import RuledOut, Search
+from chargeopt.solver.core.coherency_constraints import one_group
 
 COHERENCY_IN = 2.0
 MAX_RANGES = 6
@@ -22,12 +22,7 @@ def coherent(field: FallBackField) -> bool:
         return True
     gaps = np.hypot(*(field.centres[:, None, :] - field.centres[None, :, :]).transpose(2, 0, 1))
     gaps = gaps - field.radii[:, None] - field.radii[None, :]
-    graph = nx.Graph()
-    graph.add_nodes_from(range(n))
-    graph.add_edges_from(
-        (i, j) for i in range(n) for j in range(i + 1, n) if gaps[i, j] <= COHERENCY_IN + 1e-9
-    )
-    return nx.is_connected(graph)
+    return one_group(gaps <= COHERENCY_IN + 1e-9)
 
 
 def trapped_proof(field: FallBackField, roll: int, found: Search) -> str:

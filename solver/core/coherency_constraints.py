@@ -136,6 +136,17 @@ def add_connectivity_cuts(
     return posted
 
 
+def one_group(links: np.ndarray) -> bool:
+    """Whether models linked by `links` (a symmetric boolean matrix) form one group."""
+    return len(links) <= 1 or len(linked_groups(links)) == 1
+
+
+def linked_groups(links: np.ndarray) -> list[set[int]]:
+    """The connected groups of models (indices) linked by `links`, a symmetric boolean matrix."""
+    adjacency = {i: np.flatnonzero(row).tolist() for i, row in enumerate(links)}
+    return components(list(range(len(links))), adjacency)
+
+
 def components(used: Sequence[int], adjacency: dict[int, list[int]]) -> list[set[int]]:
     """Connected groups of the occupied candidates under coherency."""
     used_set = set(used)
