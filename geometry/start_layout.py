@@ -1,13 +1,19 @@
 """The start layout as a judge would inspect it before any move: every base on the board, on
 the surface it claims to stand on, out of walls, impassable areas and barricades, and not
-overlapping another base."""
+overlapping another base (pairs found with a spatial index: 10,000 models in seconds)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from chargeopt.geometry.footprints import Footprint
-from chargeopt.geometry.pairs import SAME_HEIGHT_IN, Bases, depth_words, height_gaps, overlap_depths
+from chargeopt.geometry.pairs import (
+    SAME_HEIGHT_IN,
+    Bases,
+    close_pairs,
+    depth_words,
+    pair_overlap_depths,
+)
 from chargeopt.geometry.pose import (
     KIND_WORDS,
     Surfaces,
@@ -85,18 +91,15 @@ def check_start_layout(
 
     ids = list(footprints)
     bases = Bases.of(list(footprints.values()))
-    depth = overlap_depths(bases, bases)
-    overlapping = (depth > scenario.rules.base_overlap_tolerance_in) & (
-        height_gaps(bases, bases) < SAME_HEIGHT_IN
-    )
-    for i, j in zip(*np.nonzero(np.triu(overlapping, k=1)), strict=True):
+    near_i, near_j = close_pairs(bases)
+    depth = pair_overlap_depths(bases, near_i, near_j)
+    level = np.abs(bases.z[near_i] - bases.z[near_j]) < SAME_HEIGHT_IN
+    overlapping = (depth > scenario.rules.base_overlap_tolerance_in) & level
+    found_i, found_j = near_i[overlapping], near_j[overlapping]
+    for i, j, deep in zip(found_i, found_j, depth[overlapping], strict=True):
         first, second = sorted((ids[i], ids[j]), key=lambda m: where[m][:2])
-        add(
-            second,
-            3,
-            f"model {second!r} overlaps {first!r} by {depth_words(depth[i, j])}",
-            "move it apart",
-        )
+        words = depth_words(float(deep))
+        add(second, 3, f"model {second!r} overlaps {first!r} by {words}", "move it apart")
 
     if found:
         found.sort(key=lambda item: item[:3])

@@ -34,6 +34,7 @@ from chargeopt.models import (
     scenario_schema,
 )
 from chargeopt.solver.interface.bench_command import bench
+from chargeopt.solver.interface.child import EXIT_TERMINATED, Terminated
 from chargeopt.solver.interface.files import write_text
 from chargeopt.solver.loading import load_checked_scenario
 
@@ -49,7 +50,8 @@ EXIT_INTERRUPTED = 130
 """Ctrl-C: the best answer so far was printed (the shell's code for an interrupt)."""
 EXIT_CODES = (
     "Exit codes: 0 solved or legal, 1 a rule is broken, 2 bad input, "
-    "3 no answer within the time limit, 4 an internal error, 130 interrupted (Ctrl-C)."
+    "3 no answer within the time limit, 4 an internal error, 130 interrupted (Ctrl-C), "
+    "143 stopped by SIGTERM."
 )
 MAX_ROLL = 36
 JSON_ERRORS = "chargeopt.json_errors"
@@ -75,6 +77,9 @@ class ChargeoptGroup(click.Group):
             ctx.exit(EXIT_BAD_INPUT)
         except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt):
             raise
+        except Terminated:
+            click.echo("stopped (SIGTERM); the solver was stopped too", err=True)
+            ctx.exit(EXIT_TERMINATED)
         except Exception as exc:
             if os.environ.get("CHARGEOPT_TRACEBACK"):
                 raise
