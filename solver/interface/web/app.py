@@ -142,12 +142,17 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         yield
-        checker.closing.set()
+        stop_work()
         await run_in_threadpool(solver.shutdown)
+
+    def stop_work() -> None:
+        checker.closing.set()
+        solver.cancel()
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.solver = solver
     app.state.checker = checker
+    app.state.stop_work = stop_work
     return app
 
 

@@ -30,6 +30,7 @@ def serve(
         import uvicorn
 
         from chargeopt.solver.interface.web.app import create_app
+        from chargeopt.solver.interface.web.stopping import StoppingServer
     except ImportError:
         raise ChargeoptError(MISSING_EXTRA) from None
     listening = _listen(host, port)
@@ -46,7 +47,7 @@ def serve(
     )
     announce(f"chargeopt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
     sys.stdout.flush()
-    uvicorn.Server(config).run(sockets=[listening])
+    StoppingServer(config, app.state.stop_work).run(sockets=[listening])
 
 
 def _listen(host: str, port: int) -> socket.socket:
