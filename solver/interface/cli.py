@@ -185,8 +185,9 @@ def solve(
     SCENARIO is a .toml or .json file, or - to read it from standard input. Exit codes: 0 an
     answer (optimal, feasible, or infeasible with its proof), 1 the answer failed the checker
     (a bug), 2 bad input, 3 no answer and no proof within the time limit, 4 an internal error,
-    130 interrupted (the best answer so far is printed first). The whole command keeps to
-    --time-limit plus about a second; on a terminal the stage it is in shows on stderr.
+    130 interrupted (the best answer so far is printed first), 143 stopped by SIGTERM (the
+    solver with it). The whole command keeps to --time-limit plus about a second; on a
+    terminal the stage it is in shows on stderr. A file holds at most 10,000 models.
     """
     ctx = click.get_current_context()
     ctx.meta[JSON_ERRORS] = as_json
@@ -479,8 +480,9 @@ def serve(scenario_file: str | None, port: int, host: str, time_limit: float) ->
     """Open a board in the browser: drag models, choose the move, solve it or check it.
 
     Starts a local web server and prints its URL (needs `pip install 'chargeopt[web]'`).
-    SCENARIO, if given, opens on the page. One solve runs at a time; requests over 1 MB or
-    scenarios over 300 models are refused.
+    SCENARIO, if given, opens on the page. One solve and one check run at a time, each
+    within --time-limit; requests over 1 MB or scenarios over 300 models are refused. Ctrl-C
+    or SIGTERM stops the server, its solve with it, and frees the port.
     """
     if scenario_file == STDIN:
         raise ScenarioError(
