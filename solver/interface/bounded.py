@@ -76,8 +76,10 @@ def solve_bounded(
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
+                    solver.stop()
                     return _cut(scenario, best, "time limit", stage, started, options.time_limit_s)
                 if cancelled is not None and cancelled():
+                    solver.stop()
                     return _cut(scenario, best, "cancelled", stage, started, options.time_limit_s)
                 if not solver.poll(min(left, POLL_S)):
                     continue
@@ -100,6 +102,7 @@ def solve_bounded(
                 else:
                     raise SolverCrash(*payload)
         except KeyboardInterrupt:
+            solver.stop()
             return _cut(scenario, best, "interrupted", stage, started, options.time_limit_s)
         finally:
             solver.stop()
