@@ -6,10 +6,12 @@ they cannot be imported at all); the repository's top level as the README descri
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tomllib
 from importlib.metadata import version
+from pathlib import Path
 
 from repo_paths import REPO_ROOT
 
@@ -57,7 +59,9 @@ def test_the_public_names_come_from_the_top_package() -> None:
 def test_version_and_python_dash_m() -> None:
     """`chargeopt --version` and `python -m chargeopt --version` say the same version."""
     want = f"chargeopt, version {version('chargeopt')}\n"
-    for command in (["chargeopt", "--version"], [sys.executable, "-m", "chargeopt", "--version"]):
+    script = shutil.which("chargeopt", path=str(Path(sys.executable).parent))
+    assert script is not None, "the console script `chargeopt` is not installed"
+    for command in ([script, "--version"], [sys.executable, "-m", "chargeopt", "--version"]):
         ran = subprocess.run(command, capture_output=True, text=True, timeout=60)
         assert (ran.returncode, ran.stdout) == (0, want)
     ran = subprocess.run(
