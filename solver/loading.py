@@ -24,12 +24,12 @@ class TooManyModels(ScenarioError):
 
 
 def load_checked_scenario(
-    path: str | Path, max_models: int = MAX_MODELS_PER_FILE
+    path: str | Path, max_models: int = MAX_MODELS_PER_FILE, who: str = "chargeopt"
 ) -> Scenario | RankAndFileScenario:
     """Read and validate a scenario file (`-`: standard input), refuse more than `max_models`
-    models, then refuse models off the board, overlapping, or inside walls at the start; raise
-    ScenarioError naming the file and key path."""
-    return _with_legal_start(load_scenario_document(path), document_name(path), max_models)
+    models (naming `who` takes no more), then refuse models off the board, overlapping, or
+    inside walls at the start; raise ScenarioError naming the file and key path."""
+    return _with_legal_start(load_scenario_document(path), document_name(path), max_models, who)
 
 
 def checked_scenario(

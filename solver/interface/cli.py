@@ -490,7 +490,9 @@ def serve(scenario_file: str | None, port: int, host: str, time_limit: float) ->
             [("", "chargeopt serve opens a file, not standard input", "give the file's path")],
         )
     if scenario_file is not None:
-        load_checked_scenario(scenario_file)
+        from chargeopt.solver.interface.web.documents import MAX_MODELS, SERVE
+
+        load_checked_scenario(scenario_file, MAX_MODELS, SERVE)
     from chargeopt.solver.interface.web.server import serve as run_server
 
     run_server(scenario_file, host, port, time_limit, click.echo)

@@ -9,6 +9,7 @@ import copy
 import json
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -226,3 +227,21 @@ def test_random_requests_never_get_a_500(
     assert reply.status_code < 500, reply.text
     if reply.status_code >= 400:
         assert reply.json()["error"]
+
+
+def test_serve_refuses_a_file_past_its_cap_before_listening(tmp_path: Path) -> None:
+    """`chargeopt serve FILE` with more models than the page takes: exit 2, one line."""
+    from click.testing import CliRunner
+
+    from chargeopt.solver.interface.cli import main
+
+    document = read_document(BLOCKS)
+    document["units"][0].update(files=60, ranks=5)
+    path = tmp_path / "big-blocks.json"
+    path.write_text(json.dumps(document))
+    ran = CliRunner().invoke(main, ["serve", str(path), "--port", "0"])
+    assert (ran.exit_code, ran.output) == (
+        2,
+        f"error: {path}: units: the scenario has 315 models; chargeopt serve takes at most 300 "
+        f"per file; {CAP_FIX}\n",
+    )
