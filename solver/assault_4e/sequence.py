@@ -19,16 +19,11 @@ import numpy as np
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.assault_moves import assault_lengths
 from chargeopt.geometry.distance_matrix import edge_distances
+from chargeopt.geometry.standing import Standing
 from chargeopt.models import RoundBase, Scenario, Unit, assault_range_of
 from chargeopt.solver.core.candidates import Candidates, surroundings
-from chargeopt.solver.core.tolerances import (
-    APART_IN,
-    CONTACT_GAP_IN,
-    JSON_DECIMALS,
-    MARGIN_IN,
-    PAIR_KEPT_IN,
-    ROLL_MARGIN_IN,
-)
+from chargeopt.solver.core.exact_limits import PRINTED, Margins
+from chargeopt.solver.core.tolerances import APART_IN, CONTACT_GAP_IN, JSON_DECIMALS
 
 RING_STEP_DEG = 2.0
 """Angular step of the dense contact rings the steps are judged on (the checker's witnesses
@@ -63,9 +58,17 @@ class Charge:
     non_targets: list[Footprint]
     spots: dict[str, Spots] = field(default_factory=dict)
     friend_rings: dict[tuple[str, str, float, float], Spots] = field(default_factory=dict)
+    margins: Margins = PRINTED
+    first_cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, scenario: Scenario, battlefield: Battlefield, c: Candidates) -> Charge:
+    def of(
+        cls,
+        scenario: Scenario,
+        battlefield: Battlefield,
+        c: Candidates,
+        margins: Margins = PRINTED,
+    ) -> Charge:
         around = surroundings(scenario)
         unit = scenario.acting_unit
         charge = cls(
@@ -76,6 +79,7 @@ class Charge:
             list(around.target_ids),
             list(around.targets),
             list(around.non_target_enemies),
+            margins=margins,
         )
         for m in unit.models:
             charge.spots[m.id] = charge._static_spots(m.id, c)
@@ -85,8 +89,15 @@ class Charge:
         m = next(m for m in self.unit.models if m.id == model_id)
         return Footprint(self.unit.base_of(m), m.x, m.y, m.z, m.facing)
 
-    def lengths(self, model_id: str, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        """Assault move lengths to (xs, ys), inf where not allowed (ROLL_MARGIN_IN kept)."""
+    def lengths(
+        self,
+        model_id: str,
+        xs: np.ndarray,
+        ys: np.ndarray,
+        standing: Standing | None = None,
+    ) -> np.ndarray:
+        """Assault move lengths to (xs, ys), inf where not allowed (the roll's margin kept);
+        `standing`: unit mates that block the path at this moment."""
         avoid = [u for u, _ in self._non_target_units()]
         out = assault_lengths(
             self.scenario,
@@ -98,7 +109,8 @@ class Charge:
             range_in=self.range_in,
             difficult_roll=self.scenario.action.difficult_roll,
             avoid_units=sorted(set(avoid)),
-            margin_in=ROLL_MARGIN_IN,
+            margin_in=self.margins.roll_in,
+            standing=standing,
         )
         return out
 
@@ -157,7 +169,7 @@ class Charge:
 
     def _clear(self, start: Footprint, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Board edge, other bases and the 1" no-go kept with the candidates' margins."""
-        r = start.base.circumradius_in + MARGIN_IN
+        r = start.base.circumradius_in + self.margins.one_in
         bf = self.battlefield
         ok = (xs >= r) & (xs <= bf.width - r) & (ys >= r) & (ys <= bf.height - r)
         others = [
@@ -171,7 +183,8 @@ class Charge:
             ok &= (edge_distances(start.base, xs, ys, facing, others) >= APART_IN / 2).all(axis=1)
         if self.non_targets:
             gaps = edge_distances(start.base, xs, ys, facing, self.non_targets)
-            ok &= (gaps > self.scenario.rules.engagement_range_in + MARGIN_IN).all(axis=1)
+            no_go = self.scenario.rules.engagement_range_in + self.margins.one_in
+            ok &= (gaps > no_go).all(axis=1)
         return ok
 
     def touching(self, start: Footprint, xs: np.ndarray, ys: np.ndarray) -> list[tuple[str, ...]]:
@@ -210,7 +223,8 @@ def category(touches: tuple[str, ...], near_engaged: bool, engaged: set[str]) ->
 
 def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray, Spots]:
     """Every spot the model may take now, with its category (NO_SPOT where it may not):
-    clear of moved models' ends and unmoved models' starts, within 2" of a moved model."""
+    clear of moved models' ends and unmoved models' starts, within 2" of a moved model, along
+    a path that goes around both (the spots' move lengths are measured so)."""
     start = charge.start(model_id)
     sp = _with_friend_rings(charge, state, model_id, charge.spots[model_id])
     n = len(sp.x)
@@ -231,18 +245,84 @@ def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray,
         return cats, sp
     gaps = edge_distances(start.base, sp.x, sp.y, facing, moved_fp)
     ok &= (gaps >= APART_IN / 2).all(axis=1)
-    limit = charge.scenario.rules.coherency_range_in - PAIR_KEPT_IN
+    pair = charge.margins.pair_in
+    limit = charge.scenario.rules.coherency_range_in - pair
     chained = (gaps <= limit).any(axis=1)
     support = charge.scenario.rules.fight_support_range_in or 0.0
     engaged_mates = np.array([bool(state.ends[mid][2]) for mid in state.ends])
-    near_engaged = (gaps[:, engaged_mates] <= support - PAIR_KEPT_IN).any(axis=1)
-    engaged = state.engaged
+    near_engaged = (gaps[:, engaged_mates] <= support - pair).any(axis=1)
     legal = ok & chained
+    sp = around_mates(charge, model_id, standing_at(charge, state, model_id), sp, legal)
+    legal &= np.isfinite(sp.moved)
+    engaged = state.engaged
     touching = np.fromiter((bool(t) for t in sp.touches), bool, n)
     cats[legal] = np.where(near_engaged[legal], 3, 4)
     for i in np.flatnonzero(legal & touching):
         cats[i] = 1 if any(e not in engaged for e in sp.touches[i]) else 2
     return cats, sp
+
+
+def standing_at(charge: Charge, state: State, model_id: str) -> dict[str, Footprint]:
+    """The unit mates standing while `model_id` moves: moved ones where they ended, the
+    others where they start."""
+    out = {}
+    for m in charge.unit.models:
+        if m.id == model_id:
+            continue
+        out[m.id] = _end_fp(charge, m.id, state) if m.id in state.ends else charge.start(m.id)
+    return out
+
+
+def around_mates(
+    charge: Charge, model_id: str, standing: Standing, sp: Spots, which: np.ndarray
+) -> Spots:
+    """`sp` with the move lengths of the spots `which` measured along paths that go around
+    the `standing` bases (inf where none is in reach). A length measured without them stands
+    where its path provably misses every standing base: its length is shorter than any path
+    through the base's grown disc, or it is the straight segment and the segment misses it."""
+    idx = np.flatnonzero(which & np.isfinite(sp.moved))
+    start = charge.start(model_id)
+    clearance = start.base.inradius_in
+    reach = charge.range_in
+    near = {
+        k: fp
+        for k, fp in standing.items()
+        if math.hypot(fp.x - start.x, fp.y - start.y)
+        <= reach + (fp.radius_in + clearance) * GROWN_LOOSE + 0.01
+    }
+    if not near or not len(idx):
+        return sp
+    px, py = sp.x[idx], sp.y[idx]
+    length = sp.moved[idx]
+    straight = length <= np.hypot(px - start.x, py - start.y) + 1e-9
+    suspect = np.zeros(len(idx), bool)
+    for fp in near.values():
+        g = (fp.radius_in + clearance) * GROWN_LOOSE
+        via = np.hypot(fp.x - start.x, fp.y - start.y) + np.hypot(px - fp.x, py - fp.y) - 2 * g
+        safe = length < via - 1e-9
+        safe |= straight & (_to_segment(fp.x, fp.y, start.x, start.y, px, py) >= g)
+        suspect |= ~safe
+    if not suspect.any():
+        return sp
+    moved = sp.moved.copy()
+    moved[idx[suspect]] = charge.lengths(model_id, px[suspect], py[suspect], standing=near)
+    return Spots(sp.x, sp.y, moved, sp.touches)
+
+
+GROWN_LOOSE = 1.01
+"""A standing base's grown disc is drawn as a polygon around it (up to 0.12% wider): the
+tests of which paths it may touch use it this much wider."""
+
+
+def _to_segment(
+    qx: float, qy: float, ax: float, ay: float, bx: np.ndarray, by: np.ndarray
+) -> np.ndarray:
+    """Distance from (qx, qy) to each segment (ax, ay)-(bx, by)."""
+    dx, dy = bx - ax, by - ay
+    n2 = dx * dx + dy * dy
+    t = np.where(n2 > 0, ((qx - ax) * dx + (qy - ay) * dy) / np.where(n2 > 0, n2, 1.0), 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    return np.hypot(ax + t * dx - qx, ay + t * dy - qy)
 
 
 def _with_friend_rings(charge: Charge, state: State, model_id: str, sp: Spots) -> Spots:
@@ -290,25 +370,39 @@ def _end_fp(charge: Charge, model_id: str, state: State) -> Footprint:
 
 
 def first_model(charge: Charge) -> tuple[str, str]:
-    """The model nearest the primary target (the first target named) and the target model
-    nearest it, by edge distance; ties go to the first in the scenario's order."""
+    """The model nearest the primary target and the target model nearest it (the first of
+    `tied_firsts`: ties go to the first in the scenario's order)."""
+    return tied_firsts(charge)[0]
+
+
+def tied_firsts(charge: Charge) -> list[tuple[str, str]]:
+    """Every (first model, enemy model) the seed's "nearest" allows: the models of the unit
+    nearest the primary target (the first target named), and for each the models of that
+    target nearest it, edge to edge, ties within the base contact tolerance (the player
+    chooses among them); in the scenario's order, the nearest first."""
     primary = charge.scenario.action.targets[0]
-    foes = [(mid, fp) for (uid, mid), fp in zip(charge.target_ids, charge.targets, strict=True)]
     foes = [
         (mid, fp)
-        for (uid, _), (mid, fp) in zip(charge.target_ids, foes, strict=True)
+        for (uid, mid), fp in zip(charge.target_ids, charge.targets, strict=True)
         if uid == primary
     ]
-    best: tuple[float, str, str] | None = None
+    tie = charge.scenario.rules.base_contact_tolerance_in
+    fps = [fp for _, fp in foes]
+    gaps = []
     for m in charge.unit.models:
         fp = charge.start(m.id)
-        for mid, foe in foes:
-            d = float(
-                edge_distances(
-                    fp.base, np.array([fp.x]), np.array([fp.y]), np.array([fp.facing]), [foe]
-                )[0, 0]
-            )
-            if best is None or d < best[0] - 1e-9:
-                best = (d, m.id, mid)
-    assert best is not None
-    return best[1], best[2]
+        gaps.append(
+            edge_distances(
+                fp.base, np.array([fp.x]), np.array([fp.y]), np.array([fp.facing]), fps
+            )[0]
+        )
+    table = np.vstack(gaps)
+    nearest = float(table.min())
+    out = []
+    for i in np.argsort(table.min(axis=1), kind="stable"):
+        if table[i].min() > nearest + tie:
+            break
+        for j in np.argsort(table[i], kind="stable"):
+            if table[i, j] <= table[i].min() + tie:
+                out.append((charge.unit.models[int(i)].id, foes[int(j)][0]))
+    return out
