@@ -37,6 +37,10 @@ best-first greedy, while the answer falls short of the trivial ceilings; larger 
 plan once, and the greedy only when an enemy model is left unengaged (each walk costs
 a5-twenty about 0.3 s)."""
 
+TIES_SHARE = 0.4
+"""Tied first moves after the first are tried while the solver's clock has spent less than
+this share of the time limit (each walk charges its steps, `sequence.STEP_COST_S`); the
+ceilings cover every tied first move, tried or not."""
 MAX_PLANNED_FIRSTS = 2
 """The first model's own planned spots walked from, besides the spot that keeps most of the plan
 and its shortest contact (a sampled six-marine charge reached 5 contacts only from the first
@@ -84,12 +88,16 @@ def _charge(
     top = (sum(len(scenario.unit_by_id[t].models) for t in scenario.action.targets), n)
     answers: list[tuple[tuple[int, int, int], dict[str, End], list[str], str]] = []
     walked = []
-    for pair in firsts:
+    tie_deadline = clock.now() + TIES_SHARE * options.time_limit_s
+    for k, pair in enumerate(firsts):
+        if k and walked and clock.now() >= tie_deadline:
+            stats["first_tie_untried"] = [list(p) for p in firsts[k:]]
+            break
         lead_end = first_spot(charge, *pair)
         if lead_end is None:
             continue
         walked.append(pair)
-        answers += _walks(charge, z, pair, lead_end, top, deadline, options.seed)
+        answers += _walks(charge, z, pair, lead_end, top, deadline, options.seed, lean=bool(k))
         if _best(answers) == top:
             break
     if not walked:
@@ -117,9 +125,12 @@ def _walks(
     top: tuple[int, int],
     deadline: float,
     seed: int,
+    *,
+    lean: bool = False,
 ) -> list[tuple[tuple[int, int, int], dict[str, End], list[str], str]]:
     """The orders of moves walked from one first move: steered by a contact plan from the
-    first model's best spots, then (where they fall short) the best-first greedy."""
+    first model's best spots, then (where they fall short) the best-first greedy; `lean` (a
+    tied first move after the first): the plan's walk from its best first spot only."""
     first, foe = pair
     queue = [m.id for m in charge.unit.models if m.id != first]
     n = len(charge.unit.models)
@@ -134,13 +145,13 @@ def _walks(
     if plan is not None:
         lead = guided_first(charge, plan, first, foe) or lead_end
         own = planned_firsts(charge, plan, first, foe)[:MAX_PLANNED_FIRSTS]
-        leads = [lead, *own, lead_end] if n <= GREEDY_TOO_UP_TO else [lead]
+        leads = [lead, *own, lead_end] if n <= GREEDY_TOO_UP_TO and not lean else [lead]
         for end in dict.fromkeys(leads):
             keep(guided_from(charge, plan, {first: end}, [first], queue), "contact plan")
             if _best(answers) == top:
                 break
     planned = _best(answers)
-    if planned[0] < top[0] or (planned != top and n <= GREEDY_TOO_UP_TO):
+    if planned[0] < top[0] or (planned != top and n <= GREEDY_TOO_UP_TO and not lean):
         keep(greedy_from(charge, {first: lead_end}, [first], queue), "greedy")
     return answers
 

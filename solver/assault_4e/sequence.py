@@ -19,8 +19,10 @@ import numpy as np
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.assault_moves import assault_lengths
 from chargeopt.geometry.distance_matrix import edge_distances
-from chargeopt.geometry.standing import Standing
-from chargeopt.models import RoundBase, Scenario, Unit, assault_range_of
+from chargeopt.geometry.paths import ObstacleMap, obstacle_map
+from chargeopt.geometry.standing import Standing, detours
+from chargeopt.models import RoundBase, Scenario, TerrainKind, Unit, assault_range_of
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.candidates import Candidates, surroundings
 from chargeopt.solver.core.exact_limits import PRINTED, Margins
 from chargeopt.solver.core.tolerances import APART_IN, CONTACT_GAP_IN, JSON_DECIMALS
@@ -113,6 +115,12 @@ class Charge:
             standing=standing,
         )
         return out
+
+    def path_map(self, model_id: str) -> ObstacleMap:
+        """What blocks the model's assault move besides its unit mates (the 1" no-go of the
+        enemy units not charged included)."""
+        avoid = sorted({u for u, _ in self._non_target_units()})
+        return obstacle_map(self.scenario, self.battlefield, model_id, avoid_engagement_of=avoid)
 
     def _non_target_units(self) -> list[tuple[str, str]]:
         targets = set(self.scenario.action.targets)
@@ -222,9 +230,10 @@ def category(touches: tuple[str, ...], near_engaged: bool, engaged: set[str]) ->
 
 
 def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray, Spots]:
-    """Every spot the model may take now, with its category (NO_SPOT where it may not):
-    clear of moved models' ends and unmoved models' starts, within 2" of a moved model, along
-    a path that goes around both (the spots' move lengths are measured so)."""
+    """The spots of the best category open to the model now (NO_SPOT elsewhere: callers take
+    the best category only): clear of moved models' ends and unmoved models' starts, within
+    2" of a moved model, along a path that goes around both (their move lengths are measured
+    so; the worse categories are left unmeasured, which keeps the paths' cost down)."""
     start = charge.start(model_id)
     sp = _with_friend_rings(charge, state, model_id, charge.spots[model_id])
     n = len(sp.x)
@@ -251,14 +260,26 @@ def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray,
     support = charge.scenario.rules.fight_support_range_in or 0.0
     engaged_mates = np.array([bool(state.ends[mid][2]) for mid in state.ends])
     near_engaged = (gaps[:, engaged_mates] <= support - pair).any(axis=1)
-    legal = ok & chained
-    sp = around_mates(charge, model_id, standing_at(charge, state, model_id), sp, legal)
-    legal &= np.isfinite(sp.moved)
+    legal = ok & chained & np.isfinite(sp.moved)
     engaged = state.engaged
     touching = np.fromiter((bool(t) for t in sp.touches), bool, n)
     cats[legal] = np.where(near_engaged[legal], 3, 4)
     for i in np.flatnonzero(legal & touching):
         cats[i] = 1 if any(e not in engaged for e in sp.touches[i]) else 2
+    standing = standing_at(charge, state, model_id)
+    clock.spend(STEP_COST_S)
+    for c in range(1, NO_SPOT):
+        best = cats == c
+        if not best.any():
+            continue
+        quick = around_mates(charge, model_id, standing, sp, best, thorough=False)
+        if not (best & np.isfinite(quick.moved)).any():
+            quick = around_mates(charge, model_id, standing, sp, best)
+        sp = quick
+        cats[best & ~np.isfinite(sp.moved)] = NO_SPOT
+        if (cats == c).any():
+            cats[cats > c] = NO_SPOT
+            break
     return cats, sp
 
 
@@ -274,44 +295,116 @@ def standing_at(charge: Charge, state: State, model_id: str) -> dict[str, Footpr
 
 
 def around_mates(
-    charge: Charge, model_id: str, standing: Standing, sp: Spots, which: np.ndarray
+    charge: Charge,
+    model_id: str,
+    standing: Standing,
+    sp: Spots,
+    which: np.ndarray,
+    *,
+    thorough: bool = True,
 ) -> Spots:
     """`sp` with the move lengths of the spots `which` measured along paths that go around
-    the `standing` bases (inf where none is in reach). A length measured without them stands
-    where its path provably misses every standing base: its length is shorter than any path
-    through the base's grown disc, or it is the straight segment and the segment misses it."""
+    the `standing` bases (inf where none is in reach). A length stands where its path
+    provably misses every standing base (`_misses`); a straight move one base blocks is
+    taken round it (`_round_one`); the others are measured again around the bases their
+    paths may touch, adding bases until every new path misses the rest, or (not `thorough`:
+    the cheap pass, where any spot of the category will do) left out (inf)."""
     idx = np.flatnonzero(which & np.isfinite(sp.moved))
     start = charge.start(model_id)
     clearance = start.base.inradius_in
-    reach = charge.range_in
     near = {
         k: fp
         for k, fp in standing.items()
         if math.hypot(fp.x - start.x, fp.y - start.y)
-        <= reach + (fp.radius_in + clearance) * GROWN_LOOSE + 0.01
+        <= charge.range_in + (fp.radius_in + clearance) * GROWN_LOOSE + 0.01
     }
     if not near or not len(idx):
         return sp
     px, py = sp.x[idx], sp.y[idx]
-    length = sp.moved[idx]
+    length = sp.moved[idx].copy()
     straight = length <= np.hypot(px - start.x, py - start.y) + 1e-9
-    suspect = np.zeros(len(idx), bool)
-    for fp in near.values():
-        g = (fp.radius_in + clearance) * GROWN_LOOSE
-        via = np.hypot(fp.x - start.x, fp.y - start.y) + np.hypot(px - fp.x, py - fp.y) - 2 * g
-        safe = length < via - 1e-9
-        safe |= straight & (_to_segment(fp.x, fp.y, start.x, start.y, px, py) >= g)
-        suspect |= ~safe
-    if not suspect.any():
-        return sp
+    hits = {k: ~_misses(start, fp, clearance, px, py, length, straight) for k, fp in near.items()}
+    todo = np.logical_or.reduce(list(hits.values()))
+    if not charge.battlefield.of_kind(TerrainKind.DIFFICULT):
+        todo &= ~_round_one(charge, model_id, near, hits, straight & todo, px, py, length)
+    if not thorough:
+        length[todo] = np.inf
+        todo[:] = False
+    blocking = {k for k, h in hits.items() if (h & todo).any()}
+    while todo.any():
+        around = {k: near[k] for k in sorted(blocking)}
+        length[todo] = charge.lengths(model_id, px[todo], py[todo], standing=around)
+        again = np.zeros(len(idx), bool)
+        for k, fp in near.items():
+            if k in blocking:
+                continue
+            flat = np.zeros(int(todo.sum()), bool)
+            hit = ~_misses(start, fp, clearance, px[todo], py[todo], length[todo], flat)
+            if hit.any():
+                blocking.add(k)
+                again[np.flatnonzero(todo)[hit]] = True
+        todo = again
     moved = sp.moved.copy()
-    moved[idx[suspect]] = charge.lengths(model_id, px[suspect], py[suspect], standing=near)
+    moved[idx] = length
     return Spots(sp.x, sp.y, moved, sp.touches)
 
 
+def _round_one(
+    charge: Charge,
+    model_id: str,
+    near: dict[str, Footprint],
+    hits: dict[str, np.ndarray],
+    which: np.ndarray,
+    px: np.ndarray,
+    py: np.ndarray,
+    length: np.ndarray,
+) -> np.ndarray:
+    """Measures (in `length`, in place) the straight moves `which` that one standing base
+    alone blocks, round that base (`standing.detours`); returns which were settled."""
+    count = np.sum([h for h in hits.values()], axis=0)
+    settled = np.zeros(len(px), bool)
+    start = charge.start(model_id)
+    clearance = start.base.inradius_in
+    omap = charge.path_map(model_id)
+    limit = charge.range_in - charge.margins.roll_in
+    for k, fp in near.items():
+        sel = np.flatnonzero(which & hits[k] & (count == 1))
+        if not len(sel):
+            continue
+        others = [
+            (o.x, o.y, (o.radius_in + clearance) * GROWN_LOOSE) for j, o in near.items() if j != k
+        ]
+        got = detours(omap, (fp.x, fp.y), fp.radius_in + clearance, px[sel], py[sel], others)
+        fine = np.isfinite(got)
+        length[sel[fine]] = np.where(got[fine] <= limit, got[fine], np.inf)
+        settled[sel[fine]] = True
+    return settled
+
+
+def _misses(
+    start: Footprint,
+    fp: Footprint,
+    clearance: float,
+    px: np.ndarray,
+    py: np.ndarray,
+    length: np.ndarray,
+    straight: np.ndarray,
+) -> np.ndarray:
+    """Whether a path of `length` from `start` to each (px, py) surely misses the base `fp`
+    (grown by the mover's clearance): it is shorter than any path through the grown disc, or
+    it is `straight` (the segment) and the segment keeps clear of it. inf lengths miss."""
+    g = (fp.radius_in + clearance) * GROWN_LOOSE
+    via = math.hypot(fp.x - start.x, fp.y - start.y) + np.hypot(px - fp.x, py - fp.y) - 2 * g
+    safe = (length < via - 1e-9) | ~np.isfinite(length)
+    return safe | (straight & (_to_segment(fp.x, fp.y, start.x, start.y, px, py) >= g))
+
+
 GROWN_LOOSE = 1.01
-"""A standing base's grown disc is drawn as a polygon around it (up to 0.12% wider): the
-tests of which paths it may touch use it this much wider."""
+"""A standing base's grown circle is drawn as a polygon around it (up to 0.12% wider): the
+tests of which paths it may touch take it this much wider."""
+STEP_COST_S = 0.01
+"""Work charged to the solver's clock for the spots of one model at one step (paths around
+its standing mates), so that trying tied first moves stops at the same point on any machine."""
 
 
 def _to_segment(
