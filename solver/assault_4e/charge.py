@@ -37,7 +37,7 @@ best-first greedy, while the answer falls short of the trivial ceilings; larger 
 plan once, and the greedy only when an enemy model is left unengaged (each walk costs
 a5-twenty about 0.3 s)."""
 
-TIES_SHARE = 0.4
+TIES_SHARE = 0.3
 """Tied first moves after the first are tried while the solver's clock has spent less than
 this share of the time limit (each walk charges its steps, `sequence.STEP_COST_S`); the
 ceilings cover every tied first move, tried or not."""

@@ -402,7 +402,7 @@ def _misses(
 GROWN_LOOSE = 1.01
 """A standing base's grown circle is drawn as a polygon around it (up to 0.12% wider): the
 tests of which paths it may touch take it this much wider."""
-STEP_COST_S = 0.01
+STEP_COST_S = 0.02
 """Work charged to the solver's clock for the spots of one model at one step (paths around
 its standing mates), so that trying tied first moves stops at the same point on any machine."""
 

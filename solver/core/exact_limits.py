@@ -69,6 +69,21 @@ def solve_exactly_if_needed(solve: Callable[[Margins], Result]) -> Result:
     return second.model_copy(update={"status": Status.FEASIBLE, "stats": stats})
 
 
+def exactly_if_better(solve: Callable[[Margins], Result]) -> Result:
+    """For a move that always has an answer (models may stay): `solve` with the printed
+    margins; if that is not proven optimal, `solve` at exact limits, kept (`feasible`, with
+    `NOTE`) where it does better on the terms its ceilings bound, in the order listed."""
+    first = solve(PRINTED)
+    if first.status == Status.OPTIMAL:
+        return first
+    second = solve(EXACT)
+    keys = [k for k in first.objective if k in first.bound]
+    if [second.objective.get(k, 0) for k in keys] <= [first.objective.get(k, 0) for k in keys]:
+        return first
+    stats = {**second.stats, STAT_KEY: NOTE}
+    return second.model_copy(update={"status": Status.FEASIBLE, "stats": stats})
+
+
 def note_lines(result: Result) -> list[str]:
     """The summary's line for an answer legal only at exact limits (none otherwise)."""
     note = result.stats.get(STAT_KEY)
