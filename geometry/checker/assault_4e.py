@@ -39,7 +39,6 @@ ASSAULT_4E_KINDS = (
     "reinforcement_short",
     "reinforcement_not_closest",
 )
-NEAREST_TIE_IN = 1e-6
 WITNESS_STEP_DEG = closest.WITNESS_STEP_DEG
 WITNESS_MARGIN_IN = closest.WITNESS_MARGIN_IN
 _gaps, _at, _on_open_ground = closest.gaps, closest.at, closest.on_open_ground
@@ -209,7 +208,8 @@ def _through(
 
 
 def _first_violations(move: MoveState, first: str) -> list[Violation]:
-    """The first model is the nearest to the primary target, in contact with its nearest model."""
+    """The first model is the nearest to the primary target, in contact with its nearest model
+    (ties within the base contact tolerance are the player's choice: any tied one passes)."""
     primary = move.scenario.unit_by_id[move.scenario.action.targets[0]]
     foes = [move.start[m.id] for m in primary.models]
     starts = [move.start[m] for m in move.ids]
@@ -217,7 +217,8 @@ def _first_violations(move: MoveState, first: str) -> list[Violation]:
     nearest = gaps.min()
     out = []
     i = move.ids.index(first)
-    if gaps[i].min() > nearest + NEAREST_TIE_IN:
+    tie = move.rules.base_contact_tolerance_in
+    if gaps[i].min() > nearest + tie:
         who = move.ids[int(np.argmin(gaps.min(axis=1)))]
         out.append(
             Violation(
@@ -228,7 +229,7 @@ def _first_violations(move: MoveState, first: str) -> list[Violation]:
             )
         )
     closest = [
-        primary.models[j].id for j in np.flatnonzero(gaps[i] <= gaps[i].min() + NEAREST_TIE_IN)
+        primary.models[j].id for j in np.flatnonzero(gaps[i] <= gaps[i].min() + tie)
     ]
     touched = set(move.in_target_contact[first])
     if not touched & set(closest):
