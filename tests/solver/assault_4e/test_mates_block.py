@@ -253,3 +253,18 @@ def test_every_charge_passes_the_checker_with_mates_blocking(layout) -> None:
         assume(False)
     if result.placements:
         assert check_placement(scenario, result.placements, order=result.order) == []
+
+
+def test_consolidating_through_a_mate_is_refused() -> None:
+    """A2 (8.7, 10) consolidates to (11.3, 10), 2.6" straight through A1 standing at (10, 10);
+    round A1 it is 2 sqrt(1.3^2 - g^2) + g (pi - 2 acos(g / 1.3)) = 3.97", over 3"."""
+    scenario = make_scenario(
+        [(10.0, 10.0), (8.7, 10.0)],
+        {"B": [(14.0, 10.0)]},
+        ruleset="40k-assault-4e",
+        action={"kind": "consolidate", "unit": "A"},
+    )
+    placements = [Placement(model="A1", x=10.0, y=10.0), Placement(model="A2", x=11.3, y=10.0)]
+    found = check_placement(scenario, placements, order=("A2",))
+    assert [v.kind for v in found] == ["moved_through_model"]
+    assert found[0].models == ("A2", "A1")
