@@ -23,6 +23,7 @@ from chargeopt.models import Placement, Result, ScenarioError, Status, load_scen
 from chargeopt.solver import solve
 from chargeopt.solver.assault_4e.charge import charge_candidates
 from chargeopt.solver.assault_4e.sequence import Charge, tied_firsts
+from chargeopt.solver.bench.assault_reach_search import reach_witness
 from chargeopt.solver.core.exact_limits import (
     EXACT,
     NOTE,
@@ -222,6 +223,8 @@ def test_second_target_walled_off_is_infeasible() -> None:
     assert result.status == Status.INFEASIBLE
     assert result.placements == ()
     assert "unit 'C'" in result.proof
+    assert reach_witness(scenario, "C") is None
+    assert reach_witness(scenario, "B") is not None
 
 
 JITTER = st.floats(-0.3, 0.3, allow_nan=False)
