@@ -144,17 +144,52 @@ def detours(
     test = np.tile(ends, n)
     clear = np.ones(len(a), bool)
     clear[test] = omap.visible(a[test, 0], a[test, 1], b[test, 0], b[test, 1])
-    local = omap.geometry.intersection(Point(qx, qy).buffer(float(rho.max()) + 1e-3))
-    if not local.is_empty:
-        arcs = ~test & np.repeat(~straight, legs)
-        lines = shapely.linestrings(np.stack([a[arcs], b[arcs]], axis=1))
-        clear[arcs] = ~shapely.intersects(local.buffer(-1e-7, join_style="mitre"), lines)
     for ox, oy, r in others:
         clear &= _to_segments(ox, oy, a, b) >= r
     fine = clear.reshape(n, legs).all(axis=1)
+    start_angle = a_s + side * alpha_s
+    for centre_angle, lo, hi in _blocked_arcs(omap, (qx, qy), g):
+        t0 = np.angle(np.exp(1j * (start_angle - centre_angle)))
+        t1 = t0 + side * arc
+        low, high = np.minimum(t0, t1), np.maximum(t0, t1)
+        fine &= straight | (high < lo) | (low > hi)
     length = np.hypot(*(b - a).T).reshape(n, legs).sum(axis=1)
     out[idx[fine]] = length[fine]
     return out
+
+
+_ARCS: dict[tuple[object, ...], tuple[ObstacleMap, list[tuple[float, float, float]]]] = {}
+
+
+def _blocked_arcs(
+    omap: ObstacleMap, centre: Point2, radius_in: float
+) -> list[tuple[float, float, float]]:
+    """Directions from `centre` in which the map's obstacles come within the ring a detour's
+    chords may use (`radius_in` to 0.2% beyond it), as (centre angle, low, high) with low and
+    high relative to the centre angle: a chord between angles outside every span is clear
+    (an obstacle piece lies within the angles of its own boundary's points)."""
+    key = (id(omap.geometry), centre, radius_in)
+    hit = _ARCS.get(key)
+    if hit is not None and hit[0].geometry is omap.geometry:
+        return hit[1]
+    qx, qy = centre
+    ring = Point(qx, qy).buffer(radius_in * 1.002 + 1e-6, quad_segs=64).difference(
+        Point(qx, qy).buffer(radius_in * 0.999, quad_segs=64)
+    )
+    near = omap.geometry.buffer(-1e-7, join_style="mitre").intersection(ring)
+    spans = []
+    for part in shapely.get_parts(near):
+        xy = shapely.get_coordinates(part)
+        if not len(xy):
+            continue
+        angles = np.arctan2(xy[:, 1] - qy, xy[:, 0] - qx)
+        mid = math.atan2(float(np.sin(angles).mean()), float(np.cos(angles).mean()))
+        rel = np.angle(np.exp(1j * (angles - mid)))
+        spans.append((mid, float(rel.min()) - 1e-6, float(rel.max()) + 1e-6))
+    if len(_ARCS) >= _MAX_MAPS:
+        _ARCS.pop(next(iter(_ARCS)))
+    _ARCS[key] = (omap, spans)
+    return spans
 
 
 def _to_segments(qx: float, qy: float, a: np.ndarray, b: np.ndarray) -> np.ndarray:
