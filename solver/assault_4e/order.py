@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from chargeopt.geometry.distance_matrix import edge_distances
+from chargeopt.solver.assault_4e.mates import around_mates
 from chargeopt.solver.assault_4e.sequence import (
     NO_SPOT,
     Charge,
     Spots,
     State,
-    around_mates,
     options_at,
     standing_at,
 )
