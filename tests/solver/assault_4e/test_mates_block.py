@@ -271,3 +271,25 @@ def test_consolidating_through_a_mate_is_refused() -> None:
     found = check_placement(scenario, placements, order=("A2",))
     assert [v.kind for v in found] == ["moved_through_model"]
     assert found[0].models == ("A2", "A1")
+
+
+GAP = [
+    {"id": "north", "kind": "impassable", "path": [[12, 15.65], [13, 15.65], [13, 30], [12, 30]]},
+    {"id": "south", "kind": "impassable", "path": [[12, 0], [13, 0], [13, 14.35], [12, 14.35]]},
+]
+
+
+def test_a_mate_standing_in_the_gap_chokes_the_charge() -> None:
+    """A 1.3" gap (x 12-13) for 1.26" bases; A1 (10.4, 15) and A2 (8.8, 15) charge B1
+    (15.2, 15). A1 straight in would end at (13.94, 15), 0.94" from the gap's exit centre,
+    inside the 1.26" A2's centre must keep, and choke A2 off; A1 going in off the line (its
+    centre at least 1.26" from the exit) leaves the gap open: 2 in contact, proven."""
+    scenario = make_scenario(
+        [(10.4, 15.0), (8.8, 15.0)], {"B": [(15.2, 15.0)]}, ruleset="40k-assault-4e", terrain=GAP
+    )
+    result = solve(scenario)
+    assert result.status == Status.OPTIMAL
+    assert result.objective["base_contact"] == 2
+    a1 = {p.model: p for p in result.placements}["A1"]
+    assert math.hypot(a1.x - 13.0, a1.y - 15.0) >= 2 * R
+    assert check_placement(scenario, result.placements, order=result.order) == []
