@@ -3,9 +3,9 @@
 paths, the ones already moved where they ended and the others where they start.
 
 `with_standing` adds those bases to a mover's obstacle map (grown by its clearance, drawn as
-`obstacles.py` draws every base, or coarser for a solver's own use); `crossed` names the
-standing bases a path passes through; `detours` measures the common case fast: a straight
-move that one standing base blocks, taken round it."""
+`obstacles.py` draws every base); `crossed` names the standing bases a path passes through;
+`detours` measures the common case fast: a straight move that one standing base blocks,
+taken round it."""
 
 from __future__ import annotations
 
@@ -26,29 +26,22 @@ _MAPS: dict[tuple[object, ...], tuple[ObstacleMap, ObstacleMap]] = {}
 _MAX_MAPS = 256
 
 
-def standing_obstacle(
-    model_id: str, fp: Footprint, clearance_in: float, sides: int = 0
-) -> Obstacle:
-    """A standing base grown by a mover's clearance: a round base as its centre grown by both
-    radii, any other as its exact outline grown by the clearance. `sides` (a multiple of 4):
-    draw a round one as the regular polygon of that many sides around the grown circle (a
-    coarser, larger drawing: paths around it only lengthen), else as `obstacles.py` does."""
-    if fp.is_round and sides:
-        grow = fp.radius_in + clearance_in
-        shape = Point(fp.x, fp.y).buffer(grow / math.cos(math.pi / sides), quad_segs=sides // 4)
-        return Obstacle(model_id, Point(fp.x, fp.y), grow, shape)
+def standing_obstacle(model_id: str, fp: Footprint, clearance_in: float) -> Obstacle:
+    """A standing base grown by a mover's clearance, drawn as `obstacles.py` draws every base:
+    a round base as its centre grown by both radii, any other as its outline grown by the
+    clearance."""
     if fp.is_round:
         return grown_obstacle(model_id, Point(fp.x, fp.y), fp.radius_in + clearance_in)
     return grown_obstacle(model_id, fp.polygon, clearance_in)
 
 
 def with_standing(
-    omap: ObstacleMap, standing: Standing, *, reach_in: float | None = None, sides: int = 0
+    omap: ObstacleMap, standing: Standing, *, reach_in: float | None = None
 ) -> ObstacleMap:
     """`omap` with the `standing` bases added (the same mover; cached per map and bases, so
     the visibility graph is built once per moment). With `reach_in`, only for paths of at
     most that from the mover's start: obstacles wholly beyond it are left out (a path that
-    short never meets them). `sides`: see `standing_obstacle`."""
+    short never meets them)."""
     if not standing:
         return omap
     start = omap.mover.start
@@ -57,14 +50,13 @@ def with_standing(
         omap.mover.clearance_in,
         tuple(sorted((k, fp.x, fp.y, fp.facing) for k, fp in standing.items())),
         None if reach_in is None else (start, reach_in),
-        sides,
     )
     hit = _MAPS.get(key)
     if hit is None or hit[0].geometry is not omap.geometry:
         if len(_MAPS) >= _MAX_MAPS:
             _MAPS.pop(next(iter(_MAPS)))
         r = omap.mover.clearance_in
-        extra = [standing_obstacle(k, fp, r, sides) for k, fp in standing.items()]
+        extra = [standing_obstacle(k, fp, r) for k, fp in standing.items()]
         kept = [*omap.obstacles, *extra]
         if reach_in is not None:
             disc = Point(start).buffer(reach_in + 0.01, quad_segs=32)
@@ -173,8 +165,10 @@ def _blocked_arcs(
     if hit is not None and hit[0].geometry is omap.geometry:
         return hit[1]
     qx, qy = centre
-    ring = Point(qx, qy).buffer(radius_in * 1.002 + 1e-6, quad_segs=64).difference(
-        Point(qx, qy).buffer(radius_in * 0.999, quad_segs=64)
+    ring = (
+        Point(qx, qy)
+        .buffer(radius_in * 1.002 + 1e-6, quad_segs=64)
+        .difference(Point(qx, qy).buffer(radius_in * 0.999, quad_segs=64))
     )
     near = omap.geometry.buffer(-1e-7, join_style="mitre").intersection(ring)
     spans = []
