@@ -24,6 +24,8 @@ from chargeopt.solver.bounds.ring_packing import (
     pack,
 )
 
+MAX_PINNED_FIRSTS = 3
+"""Tied first models each pinned in turn up to this many (a packing each); more: none pinned."""
 CEILING_ARC_IN = 0.05
 """Arc length of the contact rings' sectors here: coarser than the 40k charge's 0.02", so the
 packing settles sooner; it still closes the suite's layouts that 0.02" closes."""
@@ -42,21 +44,38 @@ def charge_ceilings(
     """The most enemy models engaged and chargers in base contact any placement reaches,
     each no higher than its trivial ceiling (every target model, every charger), with the
     first model (`first`: it and the enemy model it must touch, or every pair the seed's
-    "nearest" ties allow) on the rings of its enemy models only (where the ties name one first
-    model; else unpinned); a packing is solved only while `found` (the best answer's two
-    counts) is below them."""
+    "nearest" ties allow) on the rings of its enemy models only; with up to
+    `MAX_PINNED_FIRSTS` tied first models the most over each pinned in turn, with more none
+    pinned; a packing is solved only while `found` (the best
+    answer's two counts) is below them."""
     pairs = [first] if isinstance(first[0], str) else list(first)
     targets = sum(len(scenario.unit_by_id[t].models) for t in scenario.action.targets)
     n = len(scenario.acting_unit.models)
     out = {"enemy_engaged": targets, "base_contact": n}
     if found == (targets, n) or not applies(scenario, battlefield):
         return out
+    firsts = list(dict.fromkeys(a for a, _ in pairs))
+    if 1 < len(firsts) <= MAX_PINNED_FIRSTS:
+        each = [
+            charge_ceilings(
+                scenario,
+                battlefield,
+                z,
+                range_in,
+                [p for p in pairs if p[0] == a],
+                found,
+                deadline,
+                seed,
+            )
+            for a in firsts
+        ]
+        return {k: max(c[k] for c in each) for k in out}
     cells, base_of, allowed = contact_reach(scenario, battlefield, z, range_in, CEILING_ARC_IN)
     ids = [m.id for m in scenario.acting_unit.models]
-    if len({a for a, _ in pairs}) == 1:
+    if len(firsts) == 1:
         foes = {b for _, b in pairs}
         foe_rings = np.array([z.rings[int(g)].model in foes for g in cells.ring], bool)
-        allowed[ids.index(pairs[0][0])] &= foe_rings
+        allowed[ids.index(firsts[0])] &= foe_rings
     touches = _touches(z, cells, base_of)
     out["enemy_engaged"] = min(targets, int(touches[allowed.any(axis=0)].any(axis=0).sum()))
     work = (deadline, CONTACT_DTIME, seed)
