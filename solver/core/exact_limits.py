@@ -3,7 +3,7 @@ summary's 0.01", so they shape the placement the solver picks, never a proof, a 
 verdict or a minimum roll. A solve runs with the printed margins; where that finds no answer,
 it runs again with the limits exactly as the rules measure them (`EXACT`): an answer found
 there is legal as written in the JSON (to 0.001") and is returned `feasible` with a note that
-its 0.01" rounding is not; where none is found either, the exact pass's proof stands.
+its 0.01" rounding may not be; where none is found either, the exact pass's proof stands.
 
 Shared by every rule family: a solver takes a `Margins` and `solve_exactly_if_needed` runs it
 once or twice; `note_lines` gives the summary's wording."""
@@ -47,7 +47,7 @@ EXACT = Margins(0.0, 0.0, 0.0)
 
 NOTE = (
     f'legal as measured to {JSON_STEP_IN:g}"; the {SUMMARY_STEP_IN:g}" rounding of this answer '
-    "is not (it stands inside a margin the printed positions would break)"
+    "may not be (it stands inside the margins the printed positions keep)"
 )
 
 
