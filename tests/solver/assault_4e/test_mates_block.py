@@ -243,14 +243,17 @@ def ranks(draw: st.DrawFn) -> tuple[list[tuple[float, float]], list[tuple[float,
     return front + rear, defenders
 
 
-@sampled_layouts(6)
-@given(ranks())
-def test_every_charge_passes_the_checker_with_mates_blocking(layout) -> None:
-    """Two ranks charging: every answer with placements has no violation, the order's paths
-    going round the mates standing at each step."""
+@sampled_layouts(8)
+@given(ranks(), st.sampled_from(["charge", "consolidate"]))
+def test_every_answer_passes_the_checker_with_mates_blocking(layout, kind: str) -> None:
+    """Two ranks charging or consolidating: every answer with placements has no violation,
+    the order's paths going round the mates standing at each step."""
     attackers, defenders = layout
+    action = None if kind == "charge" else {"kind": kind, "unit": "A"}
     try:
-        scenario = make_scenario(attackers, {"B": defenders}, ruleset="40k-assault-4e")
+        scenario = make_scenario(
+            attackers, {"B": defenders}, ruleset="40k-assault-4e", action=action
+        )
         result = solve(scenario, time_limit=10)
     except (ValueError, ScenarioError):
         assume(False)
