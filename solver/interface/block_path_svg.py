@@ -93,9 +93,7 @@ def _closing(
 ) -> list[Leg]:
     turn = step.get("turn_deg") or 0.0
     if words.align == "the Align Move" or contact is None:
-        return (
-            [Leg("align", arrival, end, turn, words="Align Move")] if _apart(arrival, end) else []
-        )
+        return [Leg("align", arrival, end, turn)] if _apart(arrival, end) else []
     door = rotated(arrival, contact, turn)
     legs = [Leg("door", arrival, door, turn, contact, f"door {abs(turn):.0f}°")] if turn else []
     if _apart(door, end):
@@ -161,18 +159,20 @@ def _swing(leg: Leg, tip: str) -> str:
     )
 
 
-def _label_at(leg: Leg) -> Vec:
-    """Beside the middle of a leg, off to the side away from the turn's pivot."""
+def _label_at(leg: Leg) -> tuple[Vec, str]:
+    """Where a leg's words go and their anchor: beside the middle of a forward move, clear of
+    the block's band; beyond the middle of a turn, away from its pivot."""
     a, b = leg.start.front_centre, leg.end.front_centre
     if leg.centre is not None and leg.kind in ("wheel", "door"):
-        mid_pose = rotated(leg.start, leg.centre, leg.angle_deg / 2)
-        m = mid_pose.front_centre
-        away = (m[0] - leg.centre[0], m[1] - leg.centre[1])
+        m = rotated(leg.start, leg.centre, leg.angle_deg / 2).front_centre
+        away, gap = (m[0] - leg.centre[0], m[1] - leg.centre[1]), 0.6
     else:
         m = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        away = (-(b[1] - a[1]), b[0] - a[0])
+        away, gap = (b[1] - a[1], -(b[0] - a[0])), leg.start.width_in / 2 + 0.3
     n = math.hypot(*away) or 1.0
-    return (m[0] + 0.6 * away[0] / n, m[1] + 0.6 * away[1] / n)
+    ux, uy = away[0] / n, away[1] / n
+    anchor = "start" if ux > 0.3 else "end" if ux < -0.3 else "middle"
+    return (m[0] + gap * ux, m[1] + gap * uy), anchor
 
 
 def _tooltip(leg: Leg, unit: str, words: PathWords) -> str:
@@ -226,10 +226,10 @@ def trail_svg(legs: list[Leg], unit: str, owner: str, words: PathWords) -> list[
                 f'cy="{leg.centre[1] * SCALE:.1f}" r="2.5">{tip}</circle>'
             )
         if leg.words:
-            x, y = _label_at(leg)
+            (x, y), anchor = _label_at(leg)
             out.append(
                 f'<text class="step-label" x="{x * SCALE:.1f}" y="{y * SCALE:.1f}" '
-                f'dy="0.35em">{escape(leg.words)}{tip}</text>'
+                f'dy="0.35em" text-anchor="{anchor}">{escape(leg.words)}{tip}</text>'
             )
     return out
 

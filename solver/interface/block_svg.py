@@ -75,8 +75,10 @@ paint-order:stroke}
 .unit-name{font-weight:bold;text-anchor:middle;fill:#fff;stroke:#000;stroke-width:2.5;
 paint-order:stroke;stroke-linejoin:round}
 .unit-size{text-anchor:middle;fill:#fff;stroke:#000;stroke-width:2;paint-order:stroke}
-.start-name{text-anchor:middle;fill:#173a60;font-weight:bold}
-.step-label{font-size:10px;fill:#173a60;font-weight:bold;text-anchor:middle;stroke:#fff;
+.start-name{text-anchor:middle;font-weight:bold}
+.attacker-name{fill:#173a60}
+.defender-name{fill:#5e1a13}
+.step-label{font-size:10px;fill:#173a60;font-weight:bold;stroke:#fff;
 stroke-width:3;paint-order:stroke;stroke-linejoin:round}
 .title{font-size:14px;font-weight:bold}
 .caption{font-size:12px}
@@ -138,7 +140,7 @@ def _names(block: Block, pose: BlockPose, start: bool) -> list[str]:
     font = max(9.0, min(16.0, side * 0.45))
     if start:
         return [
-            f'<text class="start-name" x="{_p(cx)}" y="{_p(cy)}" dy="0.35em" '
+            f'<text class="start-name {block.owner}-name" x="{_p(cx)}" y="{_p(cy)}" dy="0.35em" '
             f'style="font-size:{font * 0.8:.1f}px">{escape(block.id)}<title>{escape(block.id)} '
             "starts here</title></text>"
         ]
@@ -158,10 +160,10 @@ def _block(block: Block, pose: BlockPose, css: str, contact: set[str], where: st
     """The block's models (rank and file in each tooltip), its front and its name."""
     parts = []
     for mid, rank, file, base in model_bases(block, pose):
-        ring = " contact" if mid in contact else ""
+        ring = "contact" if mid in contact else ""
         touch = ", in contact" if ring else ""
         tip = f"{block.id}: rank {rank + 1}, file {file + 1} ({mid}){where}{touch}"
-        parts.append(_poly(base, f"{block.owner} {css}{ring}", tip))
+        parts.append(_poly(base, " ".join(c for c in (block.owner, css, ring) if c), tip))
     front = pose.facing_segment("front")
     parts.append(_line(front.start, front.end, "start-front" if css == "start" else "front"))
     return parts

@@ -581,7 +581,7 @@ function blockLegs(start, steps, end, contact, words) {
     } else if (step.move === "align") {
       const turn = step.turn_deg || 0;
       if (words.align === "the Align Move" || !contact) {
-        if (apart(pose, end)) legs.push({ kind: "align", from: pose, to: end, words: "Align Move" });
+        if (apart(pose, end)) legs.push({ kind: "align", from: pose, to: end, words: "" });
       } else {
         const door = turnedAbout(pose, contact, turn);
         if (turn) legs.push({ kind: "door", from: pose, to: door, angle: turn, centre: contact, words: `door ${Math.abs(turn).toFixed(0)}°` });
