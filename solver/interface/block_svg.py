@@ -16,18 +16,18 @@ from chargeopt.geometry.rank_and_file.contact import models_in_contact
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Vec, model_bases
 from chargeopt.models import Block, RankAndFileScenario, Result
 from chargeopt.solver.interface.block_path_svg import PathWords, replay, trail_svg
-from chargeopt.solver.interface.svg import (
+from chargeopt.solver.interface.svg_parts import (
     LINE_PX,
     MARGIN,
     MIN_WIDTH_PX,
     SCALE_BAR_IN,
     LegendItem,
-    _close_up_panel,
-    _grid,
-    _legend,
-    _scale_bar,
-    _ticks,
-    _wrap,
+    close_up_panel,
+    grid_lines,
+    inch_ticks,
+    legend_rows,
+    scale_bar,
+    wrap_line,
 )
 
 SCALE = 20.0
@@ -349,7 +349,7 @@ def _legend_items(drawing: _Drawing, ruleset: tuple[str, ...]) -> list[LegendIte
             )
         )
     items.append(('<rect class="board" x="1" y="1" width="14" height="14"/>', 16, 'grid 1"'))
-    items.append((_scale_bar(SCALE_BAR_IN), SCALE_BAR_IN * SCALE, f'{SCALE_BAR_IN}" on the board'))
+    items.append((scale_bar(SCALE_BAR_IN), SCALE_BAR_IN * SCALE, f'{SCALE_BAR_IN}" on the board'))
     return items
 
 
@@ -383,11 +383,11 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
     y = LINE_PX + 2
     lines = summarise_blocks(result).splitlines() if result else ["(not solved)"]
     for line in lines:
-        for piece in _wrap(line, text_w):
+        for piece in wrap_line(line, text_w):
             caption.append(f'<text class="caption" x="0" y="{y:.1f}">{escape(piece)}</text>')
             y += LINE_PX
     ruleset = tuple(result.ruleset) if result else ()
-    legend, legend_h = _legend(_legend_items(drawing, ruleset), y, text_w)
+    legend, legend_h = legend_rows(_legend_items(drawing, ruleset), y, text_w)
     height = max(board_h, close_up[2] if close_up else 0.0) + 2 * MARGIN + 14 + y + legend_h
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -402,11 +402,11 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
         f'<g transform="translate({MARGIN:.0f},{MARGIN:.0f})">',
         '<g id="table">',
         f'<rect class="board" x="0" y="0" width="{board_w:.1f}" height="{board_h:.1f}"/>',
-        *_grid(scenario.board.width, scenario.board.height),
+        *grid_lines(scenario.board.width, scenario.board.height),
         block_terrain_layer(scenario),
         *body,
         "</g>",
-        *_ticks(scenario.board.width, scenario.board.height),
+        *inch_ticks(scenario.board.width, scenario.board.height),
     ]
     if close_up:
         x0, y0, x1, y1 = focus
@@ -416,7 +416,7 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
         )
     out.append("</g>")
     if close_up:
-        out += _close_up_panel(focus, close_up[0], board_w + 3 * MARGIN)
+        out += close_up_panel(focus, close_up[0], board_w + 3 * MARGIN)
     top = max(board_h, close_up[2] if close_up else 0.0) + MARGIN + 28
     out += [f'<g transform="translate({MARGIN:.0f},{top:.0f})">', *caption, *legend, "</g>"]
     out.append("</svg>")

@@ -19,7 +19,7 @@ from chargeopt.solver.api import solve
 from chargeopt.solver.interface.block_path_svg import PathWords, replay, trail_data
 from chargeopt.solver.interface.block_svg import render_block_svg
 from chargeopt.solver.interface.ruling_text import summarise_blocks
-from chargeopt.solver.interface.svg import CHAR_PX, MARGIN
+from chargeopt.solver.interface.svg_parts import CHAR_PX, MARGIN
 
 T9A = PathWords.of(("t9a-2022",))
 SIXTH = PathWords.of(("whfb-6e",))
