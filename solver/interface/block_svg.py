@@ -75,6 +75,7 @@ paint-order:stroke}
 .unit-name{font-weight:bold;text-anchor:middle;fill:#fff;stroke:#000;stroke-width:2.5;
 paint-order:stroke;stroke-linejoin:round}
 .unit-size{text-anchor:middle;fill:#fff;stroke:#000;stroke-width:2;paint-order:stroke}
+.order{fill:#ffcc00}
 .start-name{text-anchor:middle;font-weight:bold}
 .attacker-name{fill:#173a60}
 .defender-name{fill:#5e1a13}
@@ -133,8 +134,9 @@ def block_size_words(block: Block) -> str:
     return f"{block.files} x {block.rank_count}, {count}"
 
 
-def _names(block: Block, pose: BlockPose, start: bool) -> list[str]:
-    """The unit's name (and size) at the centre of its block, upright."""
+def _names(block: Block, pose: BlockPose, start: bool, order: int | None = None) -> list[str]:
+    """The unit's name (its size, and its place in a combined charge's order of moves) at the
+    centre of its block, upright."""
     cx, cy = pose.at(pose.width_in / 2, -pose.depth_in / 2)
     side = min(pose.width_in, pose.depth_in) * SCALE
     font = max(9.0, min(16.0, side * 0.45))
@@ -144,9 +146,12 @@ def _names(block: Block, pose: BlockPose, start: bool) -> list[str]:
             f'style="font-size:{font * 0.8:.1f}px">{escape(block.id)}<title>{escape(block.id)} '
             "starts here</title></text>"
         ]
+    place = f'<tspan class="order"> {_ordinal(order)}</tspan>' if order else ""
+    about = block_size_words(block) + (f"; moves {_ordinal(order)}" if order else "")
     out = [
         f'<text class="unit-name" x="{_p(cx)}" y="{_p(cy)}" dy="0.35em" '
-        f'style="font-size:{font:.1f}px">{escape(block.id)}</text>'
+        f'style="font-size:{font:.1f}px">{escape(block.id)}{place}'
+        f"<title>{escape(block.id)}: {escape(about)}</title></text>"
     ]
     if pose.depth_in * SCALE >= 2.6 * font and pose.width_in * SCALE >= 4.5 * font:
         out.append(
@@ -154,6 +159,10 @@ def _names(block: Block, pose: BlockPose, start: bool) -> list[str]:
             f'style="font-size:{font * 0.6:.1f}px">{block.files} x {block.rank_count}</text>'
         )
     return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
 
 
 def _block(block: Block, pose: BlockPose, css: str, contact: set[str], where: str) -> list[str]:
@@ -266,7 +275,9 @@ class _Drawing:
             starts += _block(block, start, "start", set(), ", start")
             names += _names(block, start, True)
             ends += _block(block, end, "", contact, ", end")
-            names += _names(block, end, False)
+            names += _names(block, end, False, (entry or {}).get("order"))
+            if (entry or {}).get("order"):
+                self.items.add("order")
             self.focus_points += list(end.corners.values())
             if entry is not None and entry.get("role") == "charger":
                 paths += self._path(block, start, end, entry, ruleset)
@@ -332,6 +343,14 @@ def _legend_items(drawing: _Drawing, ruleset: tuple[str, ...]) -> list[LegendIte
     if "align" in shown:
         jump = '<line class="jump" x1="0" y1="8" x2="18" y2="8" marker-end="url(#arrow)"/>'
         items.append((jump, 22, f"{words.align} (picked up and put down)"))
+    if "order" in shown:
+        items.append(
+            (
+                '<text class="unit-name order" x="10" y="13" style="font-size:12px">1st</text>',
+                22,
+                "order of moves (combined charge)",
+            )
+        )
     items.append((square.format("attacker"), 16, "attacker"))
     items.append((square.format("defender"), 16, "defender"))
     items.append(('<line class="front" x1="2" y1="8" x2="14" y2="8"/>', 16, "front"))
