@@ -30,6 +30,8 @@ class Leg:
     angle_deg: float = 0.0
     centre: Vec | None = None
     words: str = ""
+    note: str = ""
+    """More for the tooltip: what a wheel's travel counts."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,11 @@ def replay(
             angle = step["angle_deg"]
             after = wheel(pose, angle)
             centre = pose.corners[pivot_of(angle)]
-            legs.append(Leg("wheel", pose, after, angle, centre, f"wheel {abs(angle):.0f}°"))
+            note = ""
+            if "travel_in" in step:
+                how = "straight chord" if step.get("metric") == "chord" else "arc"
+                note = f' (the outer corner counts {step["travel_in"]:.2f}" by its {how})'
+            legs.append(Leg("wheel", pose, after, angle, centre, f"wheel {abs(angle):.0f}°", note))
             pose = after
         elif step["move"] == "align":
             legs += _closing(pose, step, end, contact, words)
@@ -182,7 +188,7 @@ def _tooltip(leg: Leg, unit: str, words: PathWords) -> str:
         side = "right" if leg.angle_deg > 0 else "left"
         return (
             f"{unit}, {words.move}: wheels {abs(leg.angle_deg):.1f} degrees to the {side} about "
-            f"its {pivot_of(leg.angle_deg)} corner"
+            f"its {pivot_of(leg.angle_deg)} corner{leg.note}"
         )
     if leg.kind == "door":
         return (

@@ -21,6 +21,7 @@ from chargeopt.solver.interface.svg_parts import (
     MARGIN,
     MIN_WIDTH_PX,
     SCALE_BAR_IN,
+    WIDE_CHAR_PX,
     LegendItem,
     close_up_panel,
     grid_lines,
@@ -402,7 +403,7 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
     y = LINE_PX + 2
     lines = summarise_blocks(result).splitlines() if result else ["(not solved)"]
     for line in lines:
-        for piece in wrap_line(line, text_w):
+        for piece in wrap_line(line, text_w, WIDE_CHAR_PX):
             caption.append(f'<text class="caption" x="0" y="{y:.1f}">{escape(piece)}</text>')
             y += LINE_PX
     ruleset = tuple(result.ruleset) if result else ()
@@ -419,12 +420,15 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
         'fill="#173a60"/></marker></defs>',
         f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fff"/>',
         f'<g transform="translate({MARGIN:.0f},{MARGIN:.0f})">',
+        f'<clipPath id="board-clip"><rect x="0" y="0" width="{board_w:.1f}" '
+        f'height="{board_h:.1f}"/></clipPath>',
         '<g id="table">',
         f'<rect class="board" x="0" y="0" width="{board_w:.1f}" height="{board_h:.1f}"/>',
         *grid_lines(scenario.board.width, scenario.board.height),
+        '<g clip-path="url(#board-clip)">',
         block_terrain_layer(scenario),
         *body,
-        "</g>",
+        "</g></g>",
         *inch_ticks(scenario.board.width, scenario.board.height),
     ]
     if close_up:

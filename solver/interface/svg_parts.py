@@ -13,6 +13,8 @@ MARGIN = 26.0
 """Room around the board for the inch labels, in pixels."""
 CHAR_PX = 6.3
 """Rough width of one caption character, for wrapping lines."""
+WIDE_CHAR_PX = 7.2
+"""One caption character in the widest common default sans-serif (DejaVu Sans, 12 px)."""
 LINE_PX = 17.0
 MIN_WIDTH_PX = 640.0
 GRID_LABEL_EVERY_IN = 6
@@ -49,9 +51,10 @@ def inch_ticks(width_in: float, height_in: float) -> list[str]:
     return out
 
 
-def wrap_line(text: str, width_px: float) -> list[str]:
-    """One caption line cut into lines that fit `width_px` (each drawn as its own text)."""
-    limit = max(20, int(width_px / CHAR_PX))
+def wrap_line(text: str, width_px: float, char_px: float = CHAR_PX) -> list[str]:
+    """One caption line cut into lines that fit `width_px` at `char_px` a character (each
+    drawn as its own text, so no renderer has to wrap it)."""
+    limit = max(20, int(width_px / char_px))
     lines: list[str] = []
     current = ""
     for word in text.split():
@@ -125,6 +128,7 @@ __all__ = [
     "MIN_WIDTH_PX",
     "SCALE",
     "SCALE_BAR_IN",
+    "WIDE_CHAR_PX",
     "LegendItem",
     "close_up_panel",
     "grid_lines",

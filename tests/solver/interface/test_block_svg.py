@@ -14,12 +14,13 @@ from repo_paths import REPO_ROOT
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.geometry.rank_and_file.moves import wheel, wheel_travel
+from chargeopt.models import Board
 from chargeopt.solver import load_scenario
 from chargeopt.solver.api import solve
 from chargeopt.solver.interface.block_path_svg import PathWords, replay, trail_data
 from chargeopt.solver.interface.block_svg import render_block_svg
 from chargeopt.solver.interface.ruling_text import summarise_blocks
-from chargeopt.solver.interface.svg_parts import CHAR_PX, MARGIN
+from chargeopt.solver.interface.svg_parts import MARGIN, WIDE_CHAR_PX
 
 T9A = PathWords.of(("t9a-2022",))
 SIXTH = PathWords.of(("whfb-6e",))
@@ -156,14 +157,22 @@ def test_the_picture_has_what_the_40k_one_has(sixth: tuple[str, str]) -> None:
 
 
 def test_the_caption_is_wrapped_inside_the_picture(sixth: tuple[str, str]) -> None:
-    """Every caption line fits the picture's width, and the last one is above its bottom."""
+    """Every caption line fits the picture's width, and the last one is above its bottom; on a
+    narrow board (34" x 22", no close-up) the long lines are cut into more lines."""
     picture, summary = sixth
+    _fits(picture, summary, wrapped=False)
+    scenario = load_scenario(str(WHEEL_6E))
+    narrow = scenario.model_copy(update={"board": Board(width=34.0, height=22.0)})
+    _fits(render_block_svg(narrow, solve(scenario)), summary, wrapped=True)
+
+
+def _fits(picture: str, summary: str, wrapped: bool) -> None:
     width = float(re.search(r'<svg[^>]* width="(\d+)"', picture).group(1))  # type: ignore[union-attr]
     height = float(re.search(r'<svg[^>]* height="(\d+)"', picture).group(1))  # type: ignore[union-attr]
     top = float(re.search(r"translate\(26,(\d+)\)\">\n<text class=\"title\"", picture).group(1))  # type: ignore[union-attr]
     lines = re.findall(r'<text class="caption" x="0" y="([\d.]+)">([^<]*)</text>', picture)
-    assert len(lines) >= len(summary.splitlines())
-    limit = int((width - 2 * MARGIN) / CHAR_PX)
+    assert (len(lines) > len(summary.splitlines())) == wrapped
+    limit = int((width - 2 * MARGIN) / WIDE_CHAR_PX)
     assert all(len(text) <= limit for _, text in lines)
     assert top + max(float(y) for y, _ in lines) < height
 
