@@ -212,7 +212,7 @@ def _arcs(pose: BlockPose, name: str) -> list[str]:
 def _moved(entry: dict[str, Any] | None) -> bool:
     if entry is None:
         return False
-    outcome = entry.get("outcome")
+    outcome = entry.get("outcome", "charges")
     return outcome in ("charges", "rotates") or (outcome == "fails" and bool(entry.get("path")))
 
 
@@ -280,7 +280,7 @@ class _Drawing:
             if (entry or {}).get("order"):
                 self.items.add("order")
             self.focus_points += list(end.corners.values())
-            if entry is not None and entry.get("role") == "charger":
+            if entry is not None and entry.get("role", "charger") == "charger":
                 paths += self._path(block, start, end, entry, ruleset)
         return [*arcs, *starts, *ends, *paths, *names, *self._points()]
 
@@ -304,7 +304,7 @@ class _Drawing:
     def _points(self) -> list[str]:
         out = []
         for entry in self.ends.values():
-            if entry.get("initial_contact") and entry.get("outcome") == "charges":
+            if entry.get("initial_contact") and entry.get("outcome", "charges") == "charges":
                 x, y = entry["initial_contact"]
                 self.items.add("point")
                 out.append(

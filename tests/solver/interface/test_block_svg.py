@@ -14,7 +14,7 @@ from repo_paths import REPO_ROOT
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.geometry.rank_and_file.moves import wheel, wheel_travel
-from chargeopt.models import Board
+from chargeopt.models import Board, Result
 from chargeopt.solver import load_scenario
 from chargeopt.solver.api import solve
 from chargeopt.solver.interface.block_path_svg import PathWords, replay, trail_data
@@ -203,3 +203,21 @@ def test_t9a_keeps_its_names_and_a_failed_6e_charge_draws_its_normal_move() -> N
     failed = load_scenario(str(FAILED_6E))
     drawn = render_block_svg(failed, solve(failed))
     assert 'A, failed charge: its normal Move: 4.0" forward' in drawn
+
+
+def test_a_hand_written_block_is_drawn_where_it_is_put() -> None:
+    """A block written by hand (unit, x, y, facing: what check reads) is drawn at its end, its
+    start faded, with a straight "put down" from one to the other (no path is claimed)."""
+    scenario = load_scenario(str(WHEEL_6E))
+    hand = Result(blocks=({"unit": "A", "x": 26.057318, "y": 10.0, "facing": -90.0},))
+    picture = render_block_svg(scenario, hand)
+    assert picture.count('<polygon class="attacker start"') == 15
+    assert len(re.findall(r'<polygon class="(?:attacker|defender) contact"', picture)) == 5 + 5
+    assert "A: put down where the answer places it" in picture
+    assert picture.count('<path class="move"') == 1 + 1  # and the legend's
+    assert _trail(picture).startswith("M ") and " A " not in _trail(picture)
+
+
+def _trail(picture: str) -> str:
+    found = re.search(r'<path class="move" d="([^"]+)"', picture)
+    return found.group(1) if found else ""

@@ -322,7 +322,7 @@ function showAnswer(result, summary, status) {
   state.placed = {};
   for (const p of result.placements || []) state.placed[p.model] = { ...p };
   for (const b of result.blocks || []) {
-    if (["charges", "rotates"].includes(b.outcome) && b.x !== undefined) state.placed[b.unit] = { ...b };
+    if (["charges", "rotates"].includes(b.outcome ?? "charges") && b.x !== undefined) state.placed[b.unit] = { ...b };
   }
   for (const v of result.violations || []) mark(v);
   $("status").textContent = status;
@@ -619,7 +619,7 @@ function drawBlockTrail(layer, piece, p) {
   const start = { x: piece.x, y: piece.y, facing: piece.facing, w };
   const end = { x: p.x, y: p.y, facing: p.facing ?? piece.facing, w };
   const words = pathWords(entry && entry.outcome === "fails");
-  const steps = entry && entry.role === "charger" ? entry.path || [] : [];
+  const steps = entry && (entry.role ?? "charger") === "charger" ? entry.path || [] : [];
   const legs = blockLegs(start, steps, end, entry && entry.initial_contact, words);
   const g = el("g", { class: "block-trail" }, layer);
   g.dataset.unit = piece.id;
