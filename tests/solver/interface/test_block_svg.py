@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+from xml.etree import ElementTree
 
 import pytest
 from hypothesis import given, settings
@@ -154,6 +155,7 @@ def test_the_picture_has_what_the_40k_one_has(sixth: tuple[str, str]) -> None:
     ):
         assert f">{words}</text>" in picture
     assert "foreignObject" not in picture
+    assert ElementTree.fromstring(picture).tag == "{http://www.w3.org/2000/svg}svg"
 
 
 def test_the_caption_is_wrapped_inside_the_picture(sixth: tuple[str, str]) -> None:
