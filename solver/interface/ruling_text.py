@@ -23,6 +23,14 @@ def _path_words(path: list[dict[str, Any]]) -> str:
     return ", ".join(words) or "is already in contact"
 
 
+def _reach_words(block: dict[str, Any]) -> str:
+    """How far a whfb-6e or tow charge may go, in the ruleset's own words: 6e's charge move
+    (twice the Move), The Old World's Charge Range (Movement + the higher of 2D6)."""
+    if "charge_range" in block:
+        return f'Charge Range {block["charge_range"]:g}" (Movement + the higher of 2D6)'
+    return f'charge move {block["charge_move_in"]:g}" (twice the Move)'
+
+
 def _ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
 
@@ -39,10 +47,7 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     if "arc" in block:
         needed = f"Charge Range needed {block['range_needed']}"
         if "charge_move_in" in block:
-            needed = (
-                f'charge move {block["charge_move_in"]:g}", wheels counted by the '
-                f"{block['wheel_metric']}"
-            )
+            needed = f"{_reach_words(block)}, wheels counted by the {block['wheel_metric']}"
         lines.append(
             f"{unit} is in {target}'s {block['arc']} arc by {block['arc_margin_deg']:.1f} degrees "
             f'({block["arc_margin_in"]:.2f}" from the nearest arc line); '
@@ -71,12 +76,14 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     if not block.get("unaligned"):
         most = block.get("most_possible")
         best = f" (most possible: {most[0]} and {most[1]})" if most else ""
+        aligns = "closes the door on" if "charge_move_in" in block else "aligns to"
         lines.append(
-            f"{unit} {move}; aligns to {target}'s {facing}: {t} of {target}'s models and {c} of "
+            f"{unit} {move}; {aligns} {target}'s {facing}: {t} of {target}'s models and {c} of "
             f"{unit}'s in contact{best}."
         )
         if most and "charge_move_in" in block and most[0] + most[1] > t + c:
-            lines.append("No sampled path within the charge move reaches the most possible.")
+            reach = "Charge Range" if "charge_range" in block else "charge move"
+            lines.append(f"No sampled path within the {reach} reaches the most possible.")
         elif most and (most[0], most[1]) > (t, c):
             lines.append(
                 "Keeping the initial contact point (the first priority) costs models in contact."
