@@ -141,6 +141,10 @@ def summarise_blocks(result: Result) -> str:
             else "more than the dice can roll"
         )
         lines.append(f"Smallest Charge Range that succeeds: {result.min_roll} ({chance}).")
+    elif first.get("outcome") == "impossible" and len(chargers) == 1:
+        lines.append(
+            "No Charge Move reaches (the smallest Charge Range that succeeds does not exist)."
+        )
     for block in chargers:
         lines += charger_lines(block, target)
     if result.proof:
