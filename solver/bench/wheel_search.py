@@ -112,8 +112,9 @@ def generated(n: int, seed: int) -> list[RankAndFileScenario]:
         bearing = rng.uniform(0, 360)
         dist = rng.uniform(2, 11)
         tfacing = rng.choice([0.0, 90.0, 180.0, -90.0]) + rng.uniform(-20, 20)
-        cx, cy = 24 + dist * math.cos(math.radians(bearing)), 24 + dist * math.sin(
-            math.radians(bearing)
+        cx, cy = (
+            24 + dist * math.cos(math.radians(bearing)),
+            24 + dist * math.sin(math.radians(bearing)),
         )
         facing = bearing + 180 + rng.uniform(-50, 50)
         doc: dict[str, Any] = {

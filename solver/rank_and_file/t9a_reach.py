@@ -12,6 +12,8 @@ paths searched, and the proof says so.
 
 from __future__ import annotations
 
+import math
+
 from shapely.geometry import LineString, Point
 
 from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
@@ -89,8 +91,8 @@ def judged_over_every_path(scenario: RankAndFileScenario, result: Result) -> Res
             return result
         if ceiling(scenario, list(FACINGS), range_in) is None:
             extra = (
-                f'; proven over every Snaking Forward Move: no point of any facing of '
-                f'{scenario.target.id} is within {range_in:g}" of the charger\'s front'
+                f"; proven over every Snaking Forward Move: no point of any facing of "
+                f"{scenario.target.id} is within {range_in:g}\" of the charger's front"
             )
             return result.model_copy(update={"proof": (result.proof or "") + extra})
         extra = (
@@ -100,6 +102,8 @@ def judged_over_every_path(scenario: RankAndFileScenario, result: Result) -> Res
         return result.model_copy(update={"proof": (result.proof or "") + extra})
     if result.status != Status.OPTIMAL:
         return result
+    if roll is None:
+        range_in = math.inf  # without a roll the charge is solved as if it reached
     facings = list(FACINGS) if block.get("blocked_path") else [block.get("arc")]
     best = ceiling(scenario, [f for f in facings if f], range_in)
     answer = (
@@ -110,8 +114,7 @@ def judged_over_every_path(scenario: RankAndFileScenario, result: Result) -> Res
     if best is not None and answer == best:
         proof = (
             "proven over every Snaking Forward Move: no aligned placement keeping a facing point "
-            f'within {range_in:g}" of the charger\'s front (the least any path to it needs) has '
-            "more in contact"
+            f"{_within(range_in)} has more in contact"
         )
         return result.model_copy(update={"proof": proof})
     if best is not None and answer > best:
@@ -132,8 +135,12 @@ def judged_over_every_path(scenario: RankAndFileScenario, result: Result) -> Res
     )
 
 
+def _within(range_in: float) -> str:
+    if range_in == math.inf:
+        return "(any point: no roll given)"
+    return f"within {range_in:g}\" of the charger's front (the least any path to it needs)"
+
+
 def _most_range(scenario: RankAndFileScenario) -> float:
     """The highest Charge Range the dice can give: 6 + 4 + Charge Speed."""
     return 10.0 + (scenario.acting_unit.profile.charge_speed or 0.0)
-
-
