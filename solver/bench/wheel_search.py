@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of, model_bases
+from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment, heading_of, model_bases
 from chargeopt.geometry.rank_and_file.moves import (
     forward,
     forward_sweep,
@@ -52,39 +52,62 @@ def search(
     obstacles = table_obstacles(scenario, {charger.id, target.id})
     targets = [b for _, _, _, b in model_bases(target, tpose)]
     metric = scenario.rules.wheel_metric
-    flush = heading_of((-facing.normal[0], -facing.normal[1]))
     rng = random.Random(seed)
     d1_top = max(0.0, budget_in)
     grid = [(d1_top * i / 24, -90 + 0.5 * k) for i in range(25) for k in range(361)]
     draws_ = [(rng.uniform(0, d1_top), rng.uniform(-90, 90)) for _ in range(draws)]
     best: Found | None = None
     for d1, phi in grid + draws_:
-        length0 = d1 + wheel_travel(start.width_in, phi, metric)
-        if length0 > budget_in:
+        arrived = simulate(start, tpose, facing, d1, phi, metric, budget_in)
+        if arrived is None:
             continue
-        turned = wheel(forward(start, d1), phi)
-        hit = travel_until_touch(turned.polygon, turned.forward, tpose.polygon)
-        if hit is None:
-            continue
-        d2, point = hit
-        if length0 + d2 > budget_in or abs(facing.out(point)) > 1e-7:
-            continue
-        if not -1e-7 <= facing.along(point) <= facing.length_in + 1e-7:
-            continue
-        arrived = forward(turned, d2)
-        turn = (flush - arrived.facing + 180.0) % 360.0 - 180.0
-        end = rotate_about(arrived, point, turn)
-        if any(abs(facing.out(end.corners[c])) > 1e-6 for c in ("front-left", "front-right")):
-            continue
+        end, d2, length = arrived
         if not _clear(start, d1, phi, d2, end, tpose, obstacles):
             continue
         mine = [b for _, _, _, b in model_bases(charger, end)]
         t = sum(1 for b in targets if any(b.distance(m) <= CONTACT_IN for m in mine))
         c = sum(1 for m in mine if any(m.distance(b) <= CONTACT_IN for b in targets))
-        found = Found((t + c, c), d1, phi, length0 + d2)
+        found = Found((t + c, c), d1, phi, length)
         if best is None or (found.key, -found.length_in) > (best.key, -best.length_in):
             best = found
     return best
+
+
+def simulate(
+    start: BlockPose,
+    tpose: BlockPose,
+    facing: Segment,
+    d1: float,
+    phi: float,
+    metric: str,
+    budget_in: float = math.inf,
+) -> tuple[BlockPose, float, float] | None:
+    """Forward d1, wheel phi, forward until the block first touches the target, the door
+    closed about the touching point: (end, d2, path length); None when the first touch is not
+    on `facing` or the path is longer than `budget_in`."""
+    length0 = d1 + wheel_travel(start.width_in, phi, metric)
+    if length0 > budget_in:
+        return None
+    turned = wheel(forward(start, d1), phi)
+    if turned.polygon.intersection(tpose.polygon).area > 1e-9:
+        return None
+    hit = travel_until_touch(turned.polygon, turned.forward, tpose.polygon)
+    if hit is None:
+        return None
+    d2, point = hit
+    if forward(turned, d2).polygon.intersection(tpose.polygon).area > 1e-9:
+        return None
+    if length0 + d2 > budget_in or abs(facing.out(point)) > 1e-7:
+        return None
+    if not -1e-7 <= facing.along(point) <= facing.length_in + 1e-7:
+        return None
+    arrived = forward(turned, d2)
+    flush = heading_of((-facing.normal[0], -facing.normal[1]))
+    turn = (flush - arrived.facing + 180.0) % 360.0 - 180.0
+    end = rotate_about(arrived, point, turn)
+    if any(abs(facing.out(end.corners[c])) > 1e-6 for c in ("front-left", "front-right")):
+        return None
+    return end, d2, length0 + d2
 
 
 def _clear(start, d1, phi, d2, end, tpose, obstacles) -> bool:

@@ -14,7 +14,7 @@ from chargeopt.geometry.checker.rank_and_file import check_blocks
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.models import Status
 from chargeopt.solver import load_scenario, solve
-from chargeopt.solver.bench.wheel_search import generated
+from chargeopt.solver.bench.wheel_search import generated, simulate
 from chargeopt.solver.rank_and_file.wheel_charge import charge_move_of
 from chargeopt.solver.rank_and_file.wheel_plan import plan_charge
 from chargeopt.solver.rank_and_file.wheel_reach import least_length
@@ -78,7 +78,7 @@ def test_x1_wall_has_no_chance() -> None:
     result = solve(load_scenario(X1))
     assert result.status == Status.INFEASIBLE
     assert result.min_roll is None and result.success_probability is None
-    assert "proven over every Snaking Forward Move" in (result.proof or "")
+    assert "proven: no Charge Range the dice can give" in (result.proof or "")
 
 
 def test_walled_off_t9a_charge_has_no_chance() -> None:
@@ -109,3 +109,24 @@ def test_no_answer_above_the_ceiling(seed: int) -> None:
             assert (t + c, c) == ceiling
         assert check_blocks(scenario, result) == []
         assert not result.violations
+
+
+@property_settings(25)
+@given(
+    st.integers(0, 10_000),
+    st.floats(0.0, 8.0),
+    st.floats(-90.0, 90.0),
+)
+def test_no_path_shorter_than_the_bound(seed: int, d1: float, phi: float) -> None:
+    """Any one-wheel path, simulated on its own (wheel_search.simulate: first touch, the door
+    closed), ends at a slide whose least path length bound is no longer than the path."""
+    scenario = generated(1, seed)[0]
+    plan = plan_charge(scenario, scenario.action.roll)
+    metric = scenario.rules.wheel_metric
+    arrived = simulate(plan.start, plan.target_pose, plan.facing, d1, phi, metric)
+    if arrived is None:
+        return
+    end, _, length = arrived
+    slide = plan.facing.along(end.corners["front-left"])
+    reach = least_length(plan.start, plan.facing, slide, slide, metric)
+    assert reach.lower_in <= length + 1e-6
