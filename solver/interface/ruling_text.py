@@ -76,7 +76,10 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
             f"{unit}'s in contact{best}."
         )
         if most and "charge_move_in" in block and most[0] + most[1] > t + c:
-            lines.append("No sampled path within the charge move reaches the most possible.")
+            lines.append(
+                "No path found within the charge move reaches the most possible (the proof says "
+                "whether one could)."
+            )
         elif most and (most[0], most[1]) > (t, c):
             lines.append(
                 "Keeping the initial contact point (the first priority) costs models in contact."

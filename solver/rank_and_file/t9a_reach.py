@@ -2,7 +2,8 @@
 
 The seed's Charge Move is one Snaking Forward Move "with an unlimited distance" once the Charge
 Range covers the distance between the units, so length bounds nothing after the roll: every
-point of the Target Facing may be the initial contact. The best aligned placement keeping some
+point of the Target Facing may be the initial contact (a charger already touching the target
+has no move to make: its contact is where it touches). The best aligned placement keeping some
 point of it (the legal flush slides, exact) is a ceiling on every charge, whatever blocks the
 way: `optimal` when the answer meets it. `infeasible` is proven when no roll the dice can give
 covers the distance between the units; a charge walled off within range stays a verdict over
@@ -11,27 +12,55 @@ the paths searched, and the proof says so.
 
 from __future__ import annotations
 
-from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose
+from shapely.geometry import LineString
+
+from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
-from chargeopt.geometry.rank_and_file.slides import facing_bases
+from chargeopt.geometry.rank_and_file.slides import Interval, facing_bases
 from chargeopt.models import RankAndFileScenario, Result, Status
 from chargeopt.solver.rank_and_file.align import align
+
+TOUCH_IN = 1e-7
+"""A charger this close to the target already touches it (and the span it touches is
+widened this much: a superset, still a ceiling)."""
 
 
 def ceiling(scenario: RankAndFileScenario, facings: list[str]) -> tuple[int, int, int]:
     """(aligned, target models, charger models) at the best aligned placement keeping some
     point of one of `facings` in contact; (0, 0, 0) when no legal aligned slide exists."""
     charger, target = scenario.acting_unit, scenario.target
-    pose = BlockPose.of(target)
+    pose, start = BlockPose.of(target), BlockPose.of(charger)
     obstacles = table_obstacles(scenario, {charger.id, target.id})
+    touching = start.polygon.distance(pose.polygon) <= TOUCH_IN
     best = (0, 0, 0)
     for name in facings:
         facing = pose.facing_segment(name)
+        span = touched(start, facing) if touching else (0.0, facing.length_in)
+        if span is None:
+            continue
         bases = facing_bases(target, pose, facing, charger)
-        choice = align(charger, facing, bases, obstacles, [(0.0, facing.length_in)]).best
+        choice = align(charger, facing, bases, obstacles, [span]).best
         if choice is not None:
             best = max(best, (1, choice.target_models, choice.charger_models))
     return best
+
+
+def touched(start: BlockPose, facing: Segment) -> Interval | None:
+    """Where a charger already touching the target touches `facing` with its front (widened
+    by `TOUCH_IN`): its initial contact, since it has no move to make first."""
+    front = LineString([start.corners["front-left"], start.corners["front-right"]])
+    line = LineString([facing.start, facing.end])
+    part = line.intersection(front.buffer(TOUCH_IN))
+    if part.is_empty:
+        return None
+    alongs = [facing.along(p) for p in _coords(part)]
+    return max(0.0, min(alongs) - TOUCH_IN), min(facing.length_in, max(alongs) + TOUCH_IN)
+
+
+def _coords(geom) -> list[tuple[float, float]]:
+    if hasattr(geom, "geoms"):
+        return [p for g in geom.geoms for p in _coords(g)]
+    return list(geom.coords)
 
 
 def most_range(scenario: RankAndFileScenario) -> float:
@@ -58,11 +87,18 @@ def judged_over_every_path(scenario: RankAndFileScenario, result: Result) -> Res
         block.get("models_in_contact", 0),
     )
     where = "any facing (Blocked Path)" if block.get("blocked_path") else "the Target Facing"
+    start, pose = BlockPose.of(scenario.acting_unit), BlockPose.of(scenario.target)
+    if start.polygon.distance(pose.polygon) <= TOUCH_IN:
+        why = (
+            f"{scenario.acting_unit.id} already touches {scenario.target.id}, so its initial "
+            "contact is where it touches"
+        )
+    else:
+        why = f"unlimited in distance, so any point of {where} may be the initial contact"
     if answer >= best:
         proof = (
-            "proven over every Snaking Forward Move (unlimited in distance, so any point of "
-            f"{where} may be the initial contact): no aligned placement keeping one has more in "
-            "contact"
+            f"proven over every Snaking Forward Move ({why}): no aligned placement keeping one "
+            "has more in contact"
         )
         return result.model_copy(update={"proof": proof})
     proof = (

@@ -142,14 +142,23 @@ def _verdict(plan: WheelPlan, charge: WheelCharge, reach_in: float) -> tuple[Sta
             f"placement with {t} models of {plan.target.id} in contact (the least path length "
             "over every path), but no path found there is clear"
         )
-    words = (
-        f"no flush placement on {plan.target.id}'s {plan.facing.name} has more in contact "
-        "(exact over its slides)"
-        if plan.bound is None or key >= plan.bound
-        else "every flush placement with more in contact needs a path of at least "
-        f'{plan.least_lower(key, strict=True):.3f}" (least over every one-wheel path, in open '
-        f'ground) against a charge move of {reach_in:g}"'
-    )
+    more = plan.least_lower(key, strict=True)
+    if plan.bound is None or key >= plan.bound:
+        words = (
+            f"no flush placement on {plan.target.id}'s {plan.facing.name} has more in contact "
+            "(exact over its slides)"
+        )
+    elif more == math.inf:
+        words = (
+            "no one-wheel path (forward, a wheel of at most 90 degrees, forward, the door "
+            "closed) ends at a flush placement with more in contact"
+        )
+    else:
+        words = (
+            f'every flush placement with more in contact needs a path of at least {more:.3f}" '
+            f'(least over every one-wheel path, in open ground) against a charge move of '
+            f'{reach_in:g}"'
+        )
     least = plan.least_lower(key)
     if plan.family.straight:
         moved = "straight ahead covers just the gap between the units: nothing moves less"
