@@ -86,26 +86,26 @@ def judged_over_every_path(scenario: RankAndFileScenario, result: Result) -> Res
         block.get("target_models_in_contact", 0),
         block.get("models_in_contact", 0),
     )
-    where = "any facing (Blocked Path)" if block.get("blocked_path") else "the Target Facing"
+    charger, target = scenario.acting_unit.id, scenario.target.id
     start, pose = BlockPose.of(scenario.acting_unit), BlockPose.of(scenario.target)
     if start.polygon.distance(pose.polygon) <= TOUCH_IN:
-        why = (
-            f"{scenario.acting_unit.id} already touches {scenario.target.id}, so its initial "
-            "contact is where it touches"
-        )
+        where = f"where {charger} already touches {target}"
+    elif block.get("blocked_path"):
+        where = f"a point of any facing of {target} (Blocked Path)"
     else:
-        why = f"unlimited in distance, so any point of {where} may be the initial contact"
+        where = f"a point of {target}'s {block.get('target_facing')}"
     if answer >= best:
         proof = (
-            f"proven over every Snaking Forward Move ({why}): no aligned placement keeping one "
-            "has more in contact"
+            "proven over every Snaking Forward Move (unlimited in distance): no aligned "
+            f"placement keeping {where} has more in contact"
         )
-        return result.model_copy(update={"proof": proof})
+        stats = {**result.stats, "bound_scope": "every Snaking Forward Move"}
+        return result.model_copy(update={"proof": proof, "stats": stats})
     proof = (
         "best over the paths searched (forward-wheel-forward, else two wheels) and the slides "
-        f"keeping their contact points; an aligned placement on {where} with {best[1]} of "
-        f"{scenario.target.id}'s models and {best[2]} of {scenario.acting_unit.id}'s in contact "
-        "is legal where it stands, and no path to it is ruled out"
+        f"keeping their contact points; an aligned placement keeping {where} with {best[1]} of "
+        f"{target}'s models and {best[2]} of {charger}'s in contact is legal where it stands, "
+        "and no path to it is ruled out"
     )
     stats = {**result.stats, "bound_scope": "every point of the Target Facing (every path)"}
     bound = dict(

@@ -163,7 +163,7 @@ def _verdict(plan: WheelPlan, charge: WheelCharge, reach_in: float) -> tuple[Sta
     if plan.family.straight:
         moved = "straight ahead covers just the gap between the units: nothing moves less"
     elif charge.total_in <= least + 1e-3:
-        moved = f'no path bringing as many moves less (least {least:.3f}", to 0.001")'
+        moved = f'nothing bringing as many moves less (least {least:.3f}")'
     else:
         moved = f'a path bringing as many may move less (at least {least:.3f}")'
     return Status.OPTIMAL, f"{words}; {moved}"
