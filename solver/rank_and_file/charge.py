@@ -14,7 +14,7 @@ from chargeopt.solver.rank_and_file.attempt import FacingAttempt
 from chargeopt.solver.rank_and_file.facing_charge import attempt_facing
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
-from chargeopt.solver.rank_and_file.t9a_reach import judged_over_every_path
+from chargeopt.solver.rank_and_file.t9a_reach import judged_combined, judged_over_every_path
 
 
 def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
@@ -22,7 +22,7 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
     if len(scenario.action.chargers) > 1:
         from chargeopt.solver.rank_and_file.combined import solve_combined_charge
 
-        return solve_combined_charge(scenario, options)
+        return judged_combined(scenario, solve_combined_charge(scenario, options))
     return judged_over_every_path(scenario, _solve_single(scenario, options))
 
 

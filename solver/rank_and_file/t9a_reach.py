@@ -12,13 +12,16 @@ the paths searched, and the proof says so.
 
 from __future__ import annotations
 
+from ortools.sat.python import cp_model
 from shapely.geometry import LineString
 
 from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
 from chargeopt.geometry.rank_and_file.slides import Interval, facing_bases
 from chargeopt.models import RankAndFileScenario, Result, Status
-from chargeopt.solver.rank_and_file.align import align
+from chargeopt.solver.rank_and_file.align import align, intersect, kept_slides, legal_slides
+from chargeopt.solver.rank_and_file.combined import Plan, _model
+from chargeopt.solver.rank_and_file.opening import open_ruling
 
 TOUCH_IN = 1e-7
 """A charger this close to the target already touches it (and the span it touches is
@@ -131,3 +134,79 @@ def _impossible(scenario: RankAndFileScenario, result: Result, block: dict) -> R
             "(a path with more wheels, or through a gap narrower than the grids, is not tried)"
         )
     return result.model_copy(update={"proof": (result.proof or "") + extra})
+
+
+def judged_combined(scenario: RankAndFileScenario, result: Result) -> Result:
+    """A combined charge judged over every Snaking Forward Move: the combined model (one
+    CP-SAT model, `combined.py`) re-solved with every charger whose roll covers the distance
+    free to keep any point of its Target Facing (where it touches, if it already does), the
+    chargers' paths and order ignored: a ceiling on (charges, models in contact)."""
+    if result.status != Status.OPTIMAL:
+        return result
+    chargers = [b for b in result.blocks if b.get("role") == "charger"]
+    if any(b.get("blocked_path") for b in chargers):
+        return _not_proven(result, "a Blocked Path charge (its facings are not bounded here)")
+    plans = _free_plans(scenario)
+    if not plans:
+        return result
+    model, _, _, score, _ = _model(plans, scenario.target, None, False)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = 20.0
+    model.maximize(score)
+    if solver.solve(model) != cp_model.OPTIMAL:
+        return _not_proven(result, "the ceiling's model was not solved to optimality")
+    big = scenario.target.model_count + sum(p.block.files for p in plans) + 1
+    best = round(solver.objective_value)
+    ceiling = (best // big, best % big)
+    got = result.objective
+    answer = (got["charges"], got["target_models_in_contact"] + got["models_in_contact"])
+    if answer >= ceiling:
+        proof = (
+            "proven over every Snaking Forward Move (unlimited in distance): with every charger "
+            "whose roll covers the distance free to keep any point of the Target Facing (or "
+            "where it touches), no combined placement has more charges or more in contact"
+        )
+        return result.model_copy(update={"proof": proof})
+    return _not_proven(
+        result,
+        f"with any contact points, {ceiling[0]} charges and {ceiling[1]} models in contact are "
+        "not ruled out",
+        {"charges": ceiling[0], "models_in_contact_both_sides": ceiling[1]},
+    )
+
+
+def _free_plans(scenario: RankAndFileScenario) -> list[Plan]:
+    """Each charger whose roll covers the distance, its legal slides on its Target Facing
+    keeping any point (or where it already touches), other chargers not in the way."""
+    target = scenario.target
+    pose = BlockPose.of(target)
+    plans = []
+    for uid in scenario.action.chargers:
+        ruling = open_ruling(scenario, uid, scenario.action.roll_of(uid))
+        if ruling.outcome == "fails" or ruling.arc is None:
+            continue
+        block = scenario.unit_by_id[uid]
+        facing = pose.facing_segment(ruling.arc)
+        fixed = [
+            o
+            for o in table_obstacles(scenario, {uid, target.id})
+            if o.name not in scenario.action.chargers
+        ]
+        allowed, _ = legal_slides(block, facing, fixed)
+        start = BlockPose.of(block)
+        if start.polygon.distance(pose.polygon) <= TOUCH_IN:
+            span = touched(start, facing)
+            allowed = intersect(allowed, kept_slides(block, [span])) if span else []
+        if allowed:
+            bases = facing_bases(target, pose, facing, block)
+            plans.append(Plan(ruling, block, facing, None, bases, allowed))
+    return plans
+
+
+def _not_proven(result: Result, why: str, bound: dict | None = None) -> Result:
+    proof = f"best over the paths searched and the slides keeping their contact points; {why}"
+    update: dict = {"status": Status.FEASIBLE, "proof": proof}
+    if bound is not None:
+        update["bound"] = bound
+    return result.model_copy(update=update)
