@@ -125,7 +125,7 @@ def _clear(start, d1, phi, d2, end, tpose, obstacles) -> bool:
 
 def generated(n: int, seed: int) -> list[RankAndFileScenario]:
     """`n` seeded 6e/TOW charges: a target near the middle, a charger 2-11" from it at a
-    random bearing and facing roughly toward it, sometimes a rock between."""
+    random bearing and facing roughly toward it; every third with a rock part way between."""
     rng = random.Random(seed)
     out: list[RankAndFileScenario] = []
     while len(out) < n:
@@ -152,6 +152,26 @@ def generated(n: int, seed: int) -> list[RankAndFileScenario]:
         }
         if ruleset == "tow":
             doc["action"]["roll"] = rng.randint(7, 12)
+        if k % 3 == 2:  # a rock across the way, part way between the units
+            t = rng.uniform(0.3, 0.7)
+            mx, my = cx + t * (24 - cx), cy + t * (24 - cy)
+            a = math.radians(bearing + 90 + rng.uniform(-30, 30))
+            half, deep = rng.uniform(0.5, 1.5), 0.25
+            u, v = (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a))
+            corners = [(sx, sy) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            doc["terrain"] = [
+                {
+                    "id": "rock-0",
+                    "kind": "impassable",
+                    "path": [
+                        [
+                            round(mx + sx * half * u[0] + sy * deep * v[0], 4),
+                            round(my + sx * half * u[1] + sy * deep * v[1], 4),
+                        ]
+                        for sx, sy in corners
+                    ],
+                }
+            ]
         try:
             scenario = checked_scenario(doc, doc["name"])
         except Exception:

@@ -23,9 +23,19 @@ from chargeopt.solver.rank_and_file.one_wheel import (
 )
 from chargeopt.solver.rank_and_file.opening import open_ruling
 from chargeopt.solver.rank_and_file.ruling import Ruling
-from chargeopt.solver.rank_and_file.wheel_reach import SlideRegion, slide_regions
+from chargeopt.solver.rank_and_file.wheel_reach import (
+    SlideRegion,
+    Witness,
+    paths_to,
+    slide_regions,
+)
 
 REACH_EPS_IN = 1e-9
+OTHER_STEPS = 36
+"""Where the least path to a better slide is blocked, paths to it at 37 wheel angles a side
+(every 2.5 degrees) are tried too."""
+CLEAR_CHECKS = 40
+"""At most this many of the best paths are checked for a clear one before trying others."""
 
 
 @dataclass
@@ -122,6 +132,18 @@ def plan_charge(
         and (c := _exact(start, target_pose, facing, bases, legal, r, scenario.rules.wheel_metric))
     )
     family = replace(family, charges=family.charges + exact, tried=family.tried + len(regions))
+    found = _clear_best(start, target_pose, obstacles, family, budget_in)
+    others = tuple(
+        c
+        for r in regions
+        if budget_in < math.inf
+        and r.key() > found
+        and r.reach.lower_in <= budget_in + REACH_EPS_IN
+        for w in paths_to(start, facing, r.lo_in, r.hi_in, scenario.rules.wheel_metric, OTHER_STEPS)
+        if w.length_in <= budget_in + REACH_EPS_IN
+        and (c := _replay(start, target_pose, facing, bases, legal, w, scenario.rules.wheel_metric))
+    )
+    family = replace(family, charges=family.charges + others, tried=family.tried + len(others))
     return WheelPlan(
         ruling,
         charger,
@@ -149,6 +171,36 @@ def _exact(
     metric: str,
 ) -> WheelCharge | None:
     """The least path to the region, replayed by ray casts (None: it touches elsewhere)."""
-    w = region.reach.witness
-    assert w is not None
+    assert region.reach.witness is not None
+    return _replay(start, target_pose, facing, bases, legal, region.reach.witness, metric)
+
+
+def _replay(
+    start: BlockPose,
+    target_pose: BlockPose,
+    facing: Segment,
+    bases: FacingBases,
+    legal: list[Interval],
+    w: Witness,
+    metric: str,
+) -> WheelCharge | None:
     return path_charge(start, w.d1_in, w.phi_deg, target_pose.ring, facing, bases, legal, metric)
+
+
+def _clear_best(
+    start: BlockPose,
+    target_pose: BlockPose,
+    obstacles: list[Obstacle],
+    family: Family,
+    budget_in: float,
+) -> tuple[int, int]:
+    """The best count a clear path of the family brings within `budget_in` ((0, 0): none)."""
+    fits = sorted(
+        (c for c in family.charges if c.total_in <= budget_in + REACH_EPS_IN),
+        key=WheelCharge.key,
+        reverse=True,
+    )
+    for c in fits[:CLEAR_CHECKS]:
+        if path_blocker(start, c.moves, target_pose, obstacles) is None:
+            return c.key()[:2]
+    return (0, 0)

@@ -298,3 +298,25 @@ def slide_regions(
                 continue
             out.append(SlideRegion(a, b, t, c, least_length(start, facing, a, b, metric)))
     return out
+
+
+def paths_to(
+    start: BlockPose, facing: Segment, lo: float, hi: float, metric: str, steps: int
+) -> list[Witness]:
+    """Paths (none of them checked for what is in the way) ending at a slide in [lo, hi]: at
+    `steps` + 1 wheel angles a side, for each contact kind, the shortest such path at that
+    angle. The owner's other ways in when the least path is blocked."""
+    out = []
+    w = start.width_in
+    for side in _sides(start, facing):
+        for kind in KINDS:
+            k0, k1 = _slides_of(kind, w, facing.length_in)
+            a, b = max(lo, k0), min(hi, k1)
+            if a > b + 1e-12:
+                continue
+            for i in range(steps + 1):
+                phi = HALF_PI * i / steps
+                found = _best_at(side, kind, a, max(a, b), phi, (1e-9, 1e-9, 1e-9), metric)
+                if found is not None:
+                    out.append(_witness(side, kind, found[1], phi, found[0]))
+    return out

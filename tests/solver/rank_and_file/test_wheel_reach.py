@@ -96,8 +96,8 @@ def test_walled_off_t9a_charge_has_no_chance() -> None:
 @given(st.integers(0, 10_000))
 def test_no_answer_above_the_ceiling(seed: int) -> None:
     """Generated 6e/TOW charges: the answer's counts never exceed the least-path ceiling, an
-    optimal answer meets it, and every answer passes the checker."""
-    scenario = generated(1, seed)[0]
+    optimal answer meets it, and every answer passes the checker (every third with a rock)."""
+    scenario = generated(3, seed)[seed % 3]
     result = solve(scenario)
     plan = plan_charge(scenario, scenario.action.roll)
     ceiling = plan.path_bound(charge_move_of(scenario, scenario.action.roll))
