@@ -203,17 +203,36 @@ def least_length(
             a, b = max(lo, k0), min(hi, k1)
             if a > b + 1e-12:
                 continue
-            found = _one_kind(side, kind, a, max(a, b), metric, cap_in)
-            lower = min(lower, found.lower_in)
-            if found.witness and (
-                best.witness is None or found.witness.length_in < best.witness.length_in
-            ):
-                best = Reach(best.lower_in, found.witness)
+            runs = [_one_kind(side, kind, a, max(a, b), metric, cap_in)]
+            runs += [
+                _one_kind(side, kind, e, e, metric, cap_in, free=True)
+                for e in _corner_to_corner(kind, w, facing.length_in)
+                if a - 1e-12 <= e <= b + 1e-12
+            ]
+            for found in runs:
+                lower = min(lower, found.lower_in)
+                if found.witness and (
+                    best.witness is None or found.witness.length_in < best.witness.length_in
+                ):
+                    best = Reach(best.lower_in, found.witness)
     return Reach(lower, best.witness)
 
 
-def _one_kind(side: _Side, kind: str, lo: float, hi: float, metric: str, cap_in: float) -> Reach:
-    """The branch and bound over phi in [0, 90 degrees] for one contact kind and side."""
+def _corner_to_corner(kind: str, w: float, length: float) -> tuple[float, ...]:
+    """The slides where an end of the facing meets a front corner: the facing may then run
+    beside the charger, so the contact's own condition (g3) is not required there."""
+    if kind == "facing-start":
+        return (-w, 0.0)
+    if kind == "facing-end":
+        return (length - w, length)
+    return ()
+
+
+def _one_kind(
+    side: _Side, kind: str, lo: float, hi: float, metric: str, cap_in: float, free: bool = False
+) -> Reach:
+    """The branch and bound over phi in [0, 90 degrees] for one contact kind and side (with
+    `free`, without the contact's own condition)."""
     k_len, *k_g = _lipschitz(side, kind, lo, hi)
     witness: Witness | None = None
     upper = math.inf
@@ -221,8 +240,11 @@ def _one_kind(side: _Side, kind: str, lo: float, hi: float, metric: str, cap_in:
     def bound(p0: float, p1: float) -> tuple[float, float]:
         nonlocal witness, upper
         mid, half = (p0 + p1) / 2, (p1 - p0) / 2
-        relaxed = _best_at(side, kind, lo, hi, mid, tuple(k * half for k in k_g), metric)
-        exact = _best_at(side, kind, lo, hi, mid, (1e-9, 1e-9, 1e-9), metric)
+        slack = [k * half for k in k_g]
+        if free:
+            slack[2] = math.inf
+        relaxed = _best_at(side, kind, lo, hi, mid, tuple(slack), metric)
+        exact = _best_at(side, kind, lo, hi, mid, (1e-9, 1e-9, math.inf if free else 1e-9), metric)
         if exact is not None and exact[0] < upper:
             upper = exact[0]
             witness = _witness(side, kind, exact[1], mid, exact[0])
