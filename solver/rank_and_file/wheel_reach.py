@@ -118,7 +118,7 @@ def _slides_of(kind: str, w: float, length: float) -> tuple[float, float]:
 
 
 def _values(
-    side: _Side, kind: str, s: float, phi: float, metric: str
+    side: _Side, kind: str, s: float, phi: float, metric: str, corner: bool = False
 ) -> tuple[float, float, float, float]:
     """(L, g1, g2, g3) at (s, phi): length, d1 sin, d2 sin, and the contact's own condition
     (the other front corner not past the facing's line, or the facing ahead of the front)."""
@@ -131,13 +131,33 @@ def _values(
     g2 = cx - w - (u - w) * cs
     right = (cs, -sn)
     ahead = (sn, cs)
-    if kind in ("front-left", "front-right"):
+    if corner:
+        g3 = _cone_gap(side, kind, u, right, ahead)
+    elif kind in ("front-left", "front-right"):
         sign = 1.0 if (kind == "front-left") != side.mirrored else -1.0
         g3 = sign * (right[0] * side.normal[0] + right[1] * side.normal[1])
     else:
         sign = 1.0 if kind == "facing-start" else -1.0
         g3 = sign * (ahead[0] * side.along[0] + ahead[1] * side.along[1])
     return length, g1, g2, g3
+
+
+def _cone_gap(side: _Side, kind: str, u: float, right: Vec, ahead: Vec) -> float:
+    """A front corner on an end of the facing: the angular room (radians) between the block's
+    corner (the quarter between its front and its flank) and the target's corner (between the
+    facing and the target's side); negative when they overlap, which no arrival does."""
+    back = (-ahead[0], -ahead[1])
+    inward = right if u < side.width_in / 2 else (-right[0], -right[1])
+    along = side.along if kind == "facing-start" else (-side.along[0], -side.along[1])
+    depth = (-side.normal[0], -side.normal[1])
+    d = (_arc_start(along, depth) - _arc_start(inward, back)) % (2 * math.pi)
+    return min(d - HALF_PI, 3 * HALF_PI - d)
+
+
+def _arc_start(a: Vec, b: Vec) -> float:
+    """The angle where the quarter between perpendicular a and b starts, counterclockwise."""
+    first = a if a[0] * b[1] - a[1] * b[0] > 0 else b
+    return math.atan2(first[1], first[0])
 
 
 def _best_at(
@@ -148,14 +168,15 @@ def _best_at(
     phi: float,
     slack: tuple[float, float, float],
     metric: str,
+    corner: bool = False,
 ) -> tuple[float, float] | None:
     """The least L over s in [lo, hi] at this phi with g_i >= -slack_i (all affine in s):
     (L, s), or None when no s meets them."""
-    v0 = _values(side, kind, lo, phi, metric)
+    v0 = _values(side, kind, lo, phi, metric, corner)
     if hi - lo <= 0:
         ok = all(g >= -e for g, e in zip(v0[1:], slack, strict=True))
         return (v0[0], lo) if ok else None
-    v1 = _values(side, kind, hi, phi, metric)
+    v1 = _values(side, kind, hi, phi, metric, corner)
     a, b = lo, hi
     for g0, g1, e in zip(v0[1:], v1[1:], slack, strict=True):
         slope = (g1 - g0) / (hi - lo)
@@ -220,7 +241,7 @@ def least_length(
 
 def _corner_to_corner(kind: str, w: float, length: float) -> tuple[float, ...]:
     """The slides where an end of the facing meets a front corner: the facing may then run
-    beside the charger, so the contact's own condition (g3) is not required there."""
+    beside the charger, so only the two corners must not overlap (`_cone_gap`)."""
     if kind == "facing-start":
         return (-w, 0.0)
     if kind == "facing-end":
@@ -232,7 +253,7 @@ def _one_kind(
     side: _Side, kind: str, lo: float, hi: float, metric: str, cap_in: float, free: bool = False
 ) -> Reach:
     """The branch and bound over phi in [0, 90 degrees] for one contact kind and side (with
-    `free`, without the contact's own condition)."""
+    `free`, at a corner-to-corner slide: the corners' own condition instead of the kind's)."""
     k_len, *k_g = _lipschitz(side, kind, lo, hi)
     witness: Witness | None = None
     upper = math.inf
@@ -240,11 +261,9 @@ def _one_kind(
     def bound(p0: float, p1: float) -> tuple[float, float]:
         nonlocal witness, upper
         mid, half = (p0 + p1) / 2, (p1 - p0) / 2
-        slack = [k * half for k in k_g]
-        if free:
-            slack[2] = math.inf
-        relaxed = _best_at(side, kind, lo, hi, mid, tuple(slack), metric)
-        exact = _best_at(side, kind, lo, hi, mid, (1e-9, 1e-9, math.inf if free else 1e-9), metric)
+        slack = tuple(k * half for k in k_g)
+        relaxed = _best_at(side, kind, lo, hi, mid, slack, metric, free)
+        exact = _best_at(side, kind, lo, hi, mid, (1e-9, 1e-9, 1e-9), metric, free)
         if exact is not None and exact[0] < upper:
             upper = exact[0]
             witness = _witness(side, kind, exact[1], mid, exact[0])

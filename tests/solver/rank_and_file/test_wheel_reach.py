@@ -17,7 +17,7 @@ from chargeopt.solver import load_scenario, solve
 from chargeopt.solver.bench.wheel_search import generated, simulate
 from chargeopt.solver.rank_and_file.wheel_charge import charge_move_of
 from chargeopt.solver.rank_and_file.wheel_plan import plan_charge
-from chargeopt.solver.rank_and_file.wheel_reach import least_length
+from chargeopt.solver.rank_and_file.wheel_reach import _cone_gap, _Side, least_length
 
 W = 5 * INCH_25MM
 W4 = REPO_ROOT / "benchmarks/rank-and-file-wheel-v1/w4-6e-arc-too-long.toml"
@@ -130,3 +130,14 @@ def test_no_path_shorter_than_the_bound(seed: int, d1: float, phi: float) -> Non
     slide = plan.facing.along(end.corners["front-left"])
     reach = least_length(plan.start, plan.facing, slide, slide, metric)
     assert reach.lower_in <= length + 1e-6
+
+
+def test_corner_to_corner_room() -> None:
+    """A front-right corner on a facing's start: the block's corner quarter is behind and left
+    of it (180-270 degrees in its frame). A target ahead and to the right (0-90 degrees)
+    leaves a quarter turn of room each way; one behind and to the left overlaps it."""
+    ahead, right = (0.0, 1.0), (1.0, 0.0)
+    clear = _Side(W, (0.0, 0.0), (1.0, 0.0), (0.0, -1.0), 3.0, False)
+    assert abs(_cone_gap(clear, "facing-start", W, right, ahead) - math.pi / 2) < 1e-12
+    overlapping = _Side(W, (0.0, 0.0), (-1.0, 0.0), (0.0, 1.0), 3.0, False)
+    assert abs(_cone_gap(overlapping, "facing-start", W, right, ahead) + math.pi / 2) < 1e-12
