@@ -108,6 +108,12 @@ def _names(ids: list[str]) -> str:
 def _least_move(result: Result, block: dict[str, Any]) -> str:
     """WHFB 6e's least Move, or TOW's least Charge Range and its exact chance."""
     if result.min_roll is None:
+        lower = result.stats.get("min_roll_lower")
+        if lower is not None:
+            return (
+                f"No charge move found; by path length alone the least Move or roll would be "
+                f"{lower} (not proven impossible)."
+            )
         return "No charge move reaches (the least Move or roll that succeeds does not exist)."
     if "whfb-6e" in result.ruleset:
         move = result.min_roll
