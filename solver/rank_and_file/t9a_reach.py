@@ -30,7 +30,8 @@ widened this much: a superset, still a ceiling)."""
 
 def ceiling(scenario: RankAndFileScenario, facings: list[str]) -> tuple[int, int, int]:
     """(aligned, target models, charger models) at the best aligned placement keeping some
-    point of one of `facings` in contact; (0, 0, 0) when no legal aligned slide exists."""
+    point of one of `facings` in contact (where the front already touches it, if it does);
+    (0, 0, 0) when no legal aligned slide exists."""
     charger, target = scenario.acting_unit, scenario.target
     pose, start = BlockPose.of(target), BlockPose.of(charger)
     obstacles = table_obstacles(scenario, {charger.id, target.id})
@@ -38,9 +39,7 @@ def ceiling(scenario: RankAndFileScenario, facings: list[str]) -> tuple[int, int
     best = (0, 0, 0)
     for name in facings:
         facing = pose.facing_segment(name)
-        span = touched(start, facing) if touching else (0.0, facing.length_in)
-        if span is None:
-            continue
+        span = (touched(start, facing) if touching else None) or (0.0, facing.length_in)
         bases = facing_bases(target, pose, facing, charger)
         choice = align(charger, facing, bases, obstacles, [span]).best
         if choice is not None:
@@ -195,9 +194,9 @@ def _free_plans(scenario: RankAndFileScenario) -> list[Plan]:
         ]
         allowed, _ = legal_slides(block, facing, fixed)
         start = BlockPose.of(block)
-        if start.polygon.distance(pose.polygon) <= TOUCH_IN:
-            span = touched(start, facing)
-            allowed = intersect(allowed, kept_slides(block, [span])) if span else []
+        span = touched(start, facing) if start.polygon.distance(pose.polygon) <= TOUCH_IN else None
+        if span is not None:
+            allowed = intersect(allowed, kept_slides(block, [span]))
         if allowed:
             bases = facing_bases(target, pose, facing, block)
             plans.append(Plan(ruling, block, facing, None, bases, allowed))
