@@ -101,6 +101,12 @@ def judged_over_every_path(scenario: RankAndFileScenario, result: Result) -> Res
             "proven over every Snaking Forward Move (unlimited in distance): no aligned "
             f"placement keeping {where} has more in contact"
         )
+        if block.get("unaligned"):
+            proof = (
+                "proven over every Snaking Forward Move (unlimited in distance): no aligned "
+                f"placement keeps {where}; the Unaligned Charge's least angle is found by a "
+                "0.5-degree scan bisected to 0.0001 degree (not over every angle)"
+            )
         stats = {**result.stats, "bound_scope": "every Snaking Forward Move"}
         return result.model_copy(update={"proof": proof, "stats": stats})
     proof = (
