@@ -156,7 +156,7 @@ def _verdict(plan: WheelPlan, charge: WheelCharge, reach_in: float) -> tuple[Sta
     else:
         words = (
             f'every flush placement with more in contact needs a path of at least {more:.3f}" '
-            f'(least over every one-wheel path, in open ground) against a charge move of '
+            f"(least over every one-wheel path, in open ground) against a charge move of "
             f'{reach_in:g}"'
         )
     least = plan.least_lower(key)

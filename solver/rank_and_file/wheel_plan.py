@@ -136,9 +136,7 @@ def plan_charge(
     others = tuple(
         c
         for r in regions
-        if budget_in < math.inf
-        and r.key() > found
-        and r.reach.lower_in <= budget_in + REACH_EPS_IN
+        if budget_in < math.inf and r.key() > found and r.reach.lower_in <= budget_in + REACH_EPS_IN
         for w in paths_to(start, facing, r.lo_in, r.hi_in, scenario.rules.wheel_metric, OTHER_STEPS)
         if w.length_in <= budget_in + REACH_EPS_IN
         and (c := _replay(start, target_pose, facing, bases, legal, w, scenario.rules.wheel_metric))
