@@ -83,7 +83,10 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
         )
         if most and "charge_move_in" in block and most[0] + most[1] > t + c:
             reach = "Charge Range" if "charge_range" in block else "charge move"
-            lines.append(f"No sampled path within the {reach} reaches the most possible.")
+            lines.append(
+                f"No path found within the {reach} reaches the most possible (the proof says "
+                "whether one could)."
+            )
         elif most and (most[0], most[1]) > (t, c):
             lines.append(
                 "Keeping the initial contact point (the first priority) costs models in contact."
@@ -112,6 +115,12 @@ def _names(ids: list[str]) -> str:
 def _least_move(result: Result, block: dict[str, Any]) -> str:
     """WHFB 6e's least Move, or TOW's least Charge Range and its exact chance."""
     if result.min_roll is None:
+        lower = result.stats.get("min_roll_lower")
+        if lower is not None:
+            return (
+                f"No charge move found; by path length alone the least Move or roll would be "
+                f"{lower} (not proven impossible)."
+            )
         return "No charge move reaches (the least Move or roll that succeeds does not exist)."
     if "whfb-6e" in result.ruleset:
         move = result.min_roll
@@ -148,6 +157,10 @@ def summarise_blocks(result: Result) -> str:
             else "more than the dice can roll"
         )
         lines.append(f"Smallest Charge Range that succeeds: {result.min_roll} ({chance}).")
+    elif first.get("outcome") == "impossible" and len(chargers) == 1:
+        lines.append(
+            "No Charge Move reaches (the smallest Charge Range that succeeds does not exist)."
+        )
     for block in chargers:
         lines += charger_lines(block, target)
     if result.proof:

@@ -14,6 +14,7 @@ from chargeopt.solver.rank_and_file.attempt import FacingAttempt
 from chargeopt.solver.rank_and_file.facing_charge import attempt_facing
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
+from chargeopt.solver.rank_and_file.t9a_reach import judged_combined, judged_over_every_path
 
 
 def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
@@ -21,7 +22,12 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
     if len(scenario.action.chargers) > 1:
         from chargeopt.solver.rank_and_file.combined import solve_combined_charge
 
-        return solve_combined_charge(scenario, options)
+        return judged_combined(scenario, solve_combined_charge(scenario, options))
+    return judged_over_every_path(scenario, _solve_single(scenario, options))
+
+
+def _solve_single(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
+    """The charge over the paths searched (`t9a_reach.py` then judges it over every path)."""
     started = time.perf_counter()
     charger = scenario.acting_unit
     target = scenario.target
