@@ -24,7 +24,7 @@ from chargeopt.geometry.checker.rank_and_file_reach import (
     check_redirect,
 )
 from chargeopt.geometry.rank_and_file.arcs import charger_arc
-from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, models_in_contact
+from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, contact_counts
 from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of
 from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
 from chargeopt.geometry.rank_and_file.obstacles import (
@@ -217,8 +217,8 @@ def _check_charger(
                     limit_in=tol,
                 )
             )
-    t_count = len(models_in_contact(target, tpose, shape))
-    c_count = len(models_in_contact(block, pose, tpose.polygon))
+    t_in, c_in = contact_counts(target, tpose, block, pose, scenario.rules.fight_over_gaps)
+    t_count, c_count = len(t_in), len(c_in)
     for key, real in (("target_models_in_contact", t_count), ("models_in_contact", c_count)):
         if key in entry and entry[key] != real:
             out.append(_v("count_mismatch", f"{uid}: {key} is {real}, not {entry[key]}", uid))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from chargeopt.geometry.rank_and_file.contact import models_in_contact
+from chargeopt.geometry.rank_and_file.contact import contact_counts
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import overlaps, table_obstacles
 from chargeopt.geometry.rank_and_file.slides import (
@@ -86,7 +86,7 @@ def _plan(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Plan:
             f"no Snaking Forward Move brings {uid}'s front against {target.id}'s {facing.name}"
         )
         return plan
-    plan.bases = facing_bases(target, tpose, facing, block)
+    plan.bases = facing_bases(target, tpose, facing, block, scenario.rules.fight_over_gaps)
     legal, names = legal_slides(block, facing, fixed)
     plan.allowed = intersect(legal, kept_slides(block, contacts))
     if not plan.allowed:
@@ -141,11 +141,17 @@ def _model(plans: list[Plan], target: Block, most: int | None, in_line: bool):
             model.add(pos + width >= round(lo * SCALE) - TOUCH).only_enforce_if(cov)
             covers.setdefault(m, []).append(cov)
         w = round(plan.block.base.width_in * SCALE)
+        spans = _charger_spans(plan.bases)
         for k in range(plan.block.files):
             touch = model.new_bool_var(f"t{i}_{k}")
             model.add_implication(touch, s)
-            model.add(pos + k * w <= length + TOUCH).only_enforce_if(touch)
-            model.add(pos + (k + 1) * w >= -TOUCH).only_enforce_if(touch)
+            ways = []
+            for n, (lo, hi) in enumerate(spans):
+                way = model.new_bool_var(f"t{i}_{k}_{n}")
+                model.add(pos + k * w <= round(hi * SCALE) + TOUCH).only_enforce_if(way)
+                model.add(pos + (k + 1) * w >= round(lo * SCALE) - TOUCH).only_enforce_if(way)
+                ways.append(way)
+            model.add(touch <= sum(ways))
             charger_terms.append(touch)
         start, end = model.new_bool_var(f"hs{i}"), model.new_bool_var(f"he{i}")
         model.add(pos >= 0).only_enforce_if(~start)
@@ -178,6 +184,20 @@ def _model(plans: list[Plan], target: Block, most: int | None, in_line: bool):
         model.add(sum(present) <= most)
     big = target.model_count + sum(p.block.files for p in plans) + 1
     return model, positions, present, big * sum(present) + sum(ys) + sum(charger_terms), shifts
+
+
+def _charger_spans(bases: FacingBases) -> list[tuple[float, float]]:
+    """Where along the facing a charger model counts in contact: the whole facing, or with
+    Fighting Over Gaps the target models' spans (merged where they meet)."""
+    if not bases.over_gaps:
+        return [(0.0, bases.length_in)]
+    merged: list[tuple[float, float]] = []
+    for lo, hi in sorted(span for _, span in bases.target):
+        if merged and lo <= merged[-1][1] + 1e-9:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    return merged
 
 
 def _keep_clear(plan: Plan, shapes: list) -> None:
@@ -348,8 +368,10 @@ def _write_rulings(
         lo, hi = witness.contact  # type: ignore[attr-defined]
         point = (max(lo, slide) + min(hi, slide + plan.block.width_in)) / 2
         tpose = BlockPose.of(scenario.target)
-        t_ids = models_in_contact(scenario.target, tpose, end.polygon)
-        t, c = len(t_ids), len(models_in_contact(plan.block, end, tpose.polygon))
+        t_ids, c_ids = contact_counts(
+            scenario.target, tpose, plan.block, end, scenario.rules.fight_over_gaps
+        )
+        t, c = len(t_ids), len(c_ids)
         plan.touched = t_ids
         r = plan.ruling
         r.end, r.aligned, r.angle_deg, r.slide_in = end, True, 0.0, slide
