@@ -5,19 +5,28 @@ from __future__ import annotations
 
 import time
 
+from chargeopt.geometry.rank_and_file.declaration import check_declarations, declared_sight
 from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose
-from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
+from chargeopt.geometry.rank_and_file.moves import first_hit_ahead, wheel_travel
 from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
 from chargeopt.models import RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
-from chargeopt.solver.rank_and_file.attempt import FacingAttempt
+from chargeopt.solver.rank_and_file.approach import Approach
+from chargeopt.solver.rank_and_file.attempt import FacingAttempt, path_steps
 from chargeopt.solver.rank_and_file.facing_charge import attempt_facing
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
+from chargeopt.solver.rank_and_file.ruling import Ruling
+from chargeopt.solver.rank_and_file.t9a_failed_move import (
+    FAILED_CHARGE_IN,
+    replay,
+    t9a_failed_move,
+)
 
 
 def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
     """Solve a T9A charge by one block (several chargers: see combined.py)."""
+    check_declarations(scenario, scenario.name or "<scenario>")
     if len(scenario.action.chargers) > 1:
         from chargeopt.solver.rank_and_file.combined import solve_combined_charge
 
@@ -28,8 +37,10 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
     start, target_pose = BlockPose.of(charger), BlockPose.of(target)
     roll = options.roll if options.roll is not None else scenario.action.roll
     ruling = open_ruling(scenario, charger.id, roll)
+    ruling.line_of_sight = declared_sight(scenario, charger.id)
     if ruling.outcome == "fails":
         proof = short_range_reason(ruling, target.id)
+        proof += place_failed_move(scenario, ruling, BlockPose.of(target))
         return charge_result(scenario, [ruling], Status.INFEASIBLE, proof, started, roll)
     arc = ruling.arc
     assert arc is not None
@@ -58,11 +69,12 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
                 )
     if attempt.ruling_update is None:
         ruling.outcome = "impossible"
+        reason = attempt.reason + place_failed_move(scenario, ruling, target_pose)
         return charge_result(
             scenario,
             [ruling],
             Status.INFEASIBLE,
-            attempt.reason,
+            reason,
             started,
             roll,
             candidates=attempt.candidates,
@@ -72,6 +84,33 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
     rulings = [ruling, *attempt.extra_rulings]
     return charge_result(
         scenario, rulings, Status.OPTIMAL, None, started, roll, candidates=attempt.candidates
+    )
+
+
+def place_failed_move(
+    scenario: RankAndFileScenario,
+    ruling: Ruling,
+    target_pose: BlockPose,
+    poses: dict[str, BlockPose] | None = None,
+) -> str:
+    """Make `ruling`'s charger perform T9A's Failed Charge Move (every other unit at `poses`,
+    else where it starts); the words the proof adds."""
+    block = scenario.unit_by_id[ruling.unit]
+    around = table_obstacles(scenario, {ruling.unit, scenario.target.id}, poses)
+    shapes = [o.shape for o in around] + [target_pose.polygon]
+    facing = target_pose.facing_segment(ruling.target_facing or ruling.arc or "front")
+    aim = facing.point_at(facing.length_in / 2)
+    metric = scenario.rules.wheel_metric
+    moves = t9a_failed_move(ruling.start, aim, shapes, metric)
+    ruling.end = replay(ruling.start, moves)
+    ruling.path = path_steps(Approach(moves, (0.0, 0.0), ruling.end), block.width_in, metric)
+    ruling.moved_in = sum(
+        a if k == "forward" else wheel_travel(block.width_in, a, metric) for k, a in moves
+    )
+    ruling.failed_move_in = FAILED_CHARGE_IN
+    return (
+        f'; {ruling.unit} makes its Failed Charge Move ({ruling.moved_in:.3f}" of '
+        f'{FAILED_CHARGE_IN:g}": wheel {moves[0][1]:.2f} degrees, forward {moves[1][1]:.3f}")'
     )
 
 

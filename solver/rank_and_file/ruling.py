@@ -52,6 +52,10 @@ class Ruling:
     chance_fraction: str | None = None
     redirected_from: str | None = None
     """The charge was redirected from this unit (its target fled or was out of reach)."""
+    line_of_sight: tuple[tuple[float, float], tuple[float, float]] | None = None
+    """T9A: a line of sight from the charger's Front Facing to the target, declaring it."""
+    failed_move_in: float | None = None
+    """A Failed Charge Move was made: how far it may go (T9A 4", tow the higher die)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The result's `blocks[]` entry (lengths rounded to 0.001", angles to 0.01 deg)."""
@@ -94,6 +98,10 @@ class Ruling:
             "min_roll": self.min_roll,
             "chance_fraction": self.chance_fraction,
             "redirected_from": self.redirected_from,
+            "line_of_sight": [[round(v, 6) for v in p] for p in self.line_of_sight]
+            if self.line_of_sight
+            else None,
+            "failed_move_in": _r(self.failed_move_in, 3),
         }
         out.update({k: v for k, v in optional.items() if v is not None})
         return out
