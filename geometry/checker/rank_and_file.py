@@ -16,10 +16,11 @@ from typing import Any
 
 from shapely.geometry import LineString, Point
 
+from chargeopt.geometry.checker.rank_and_file_declaration import check_declaration
+from chargeopt.geometry.checker.rank_and_file_failed import check_failed_charge
 from chargeopt.geometry.checker.rank_and_file_path import check_path
 from chargeopt.geometry.checker.rank_and_file_reach import (
     charge_move_limit,
-    check_failed_move,
     check_reach,
     check_redirect,
 )
@@ -70,9 +71,16 @@ def check_blocks(
     tpose = poses[target.id]
     for uid in scenario.action.chargers:
         entry = entries.get(uid)
-        if entry is not None and entry.get("outcome") == "fails" and entry.get("path"):
+        if (
+            entry is not None
+            and entry.get("outcome") in ("fails", "impossible")
+            and entry.get("path")
+        ):
             obstacles = table_obstacles(scenario, {uid, target.id})
-            out += check_failed_move(scenario, uid, entry, starts[uid], obstacles, tpose)
+            out += check_failed_charge(
+                scenario, uid, entry, starts[uid], obstacles, tpose, roll, poses
+            )
+        out += check_declaration(scenario, uid, entry)
         if entry is None or entry.get("outcome", "charges") != "charges":
             continue
         if scenario.action.fled:
