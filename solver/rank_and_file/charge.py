@@ -47,7 +47,7 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
     obstacles = table_obstacles(scenario, {charger.id, target.id})
     attempt = attempt_facing(scenario, charger, start, target, target_pose, arc, obstacles)
     if attempt.ruling_update is None:
-        blocked = _blocked_path(scenario, start, target.id, obstacles, target_pose)
+        blocked = blocked_path(scenario, start, target.id, obstacles, target_pose)
         if blocked:
             tries = [
                 attempt_facing(scenario, charger, start, target, target_pose, f, obstacles)
@@ -114,7 +114,13 @@ def place_failed_move(
     )
 
 
-def _blocked_path(scenario, start, target_id, obstacles, target_pose) -> bool:
+def blocked_path(
+    scenario: RankAndFileScenario,
+    start: BlockPose,
+    target_id: str,
+    obstacles: list,
+    target_pose: BlockPose,
+) -> bool:
     """Whether the first obstacle a straight forward move would hit is the target."""
     shapes = {o.name: o.shape for o in obstacles if o.kind != "board"}
     shapes[target_id] = target_pose.polygon

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from chargeopt.geometry.rank_and_file.contact import contact_counts
-from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
+from chargeopt.geometry.rank_and_file.declaration import declared_sight
+from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import overlaps, table_obstacles
 from chargeopt.geometry.rank_and_file.slides import (
     FacingBases,
@@ -39,6 +40,7 @@ from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.align import EPS, intersect, kept_slides, legal_slides
 from chargeopt.solver.rank_and_file.approach import Approach, Reach, reach, swept_area
 from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
+from chargeopt.solver.rank_and_file.charge import blocked_path, place_failed_move
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
 from chargeopt.solver.rank_and_file.ruling import Ruling
@@ -66,8 +68,13 @@ class Plan:
     """The target's models its placed block touches (as the checker counts them)."""
 
 
-def _plan(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Plan:
+def _plan(
+    scenario: RankAndFileScenario, uid: str, roll: int | None, facing_name: str | None = None
+) -> Plan:
+    """One charger's options against its Target Facing (or, under Blocked Path, against
+    `facing_name`)."""
     ruling = open_ruling(scenario, uid, roll)
+    ruling.line_of_sight = declared_sight(scenario, uid)
     block, target = scenario.unit_by_id[uid], scenario.target
     plan = Plan(ruling, block)
     if ruling.outcome == "fails":
@@ -75,7 +82,9 @@ def _plan(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Plan:
         return plan
     tpose = BlockPose.of(target)
     assert ruling.arc is not None
-    facing = tpose.facing_segment(ruling.arc)
+    if facing_name is not None and facing_name != ruling.arc:
+        ruling.blocked_path, ruling.target_facing = True, facing_name
+    facing = tpose.facing_segment(facing_name or ruling.arc)
     around = table_obstacles(scenario, {uid, target.id})
     fixed = [o for o in around if o.name not in scenario.action.chargers]
     plan.facing = facing
@@ -268,18 +277,25 @@ def _witness(plan: Plan, slide: float, placed: list) -> object | None:
     return None
 
 
-def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
-    """Place every charger of a combined charge."""
-    started = time.perf_counter()
+@dataclass
+class Arrangement:
+    """The chargers placed for one choice of facings: who charges where, in what order."""
+
+    plans: list[Plan]
+    able: list[Plan]
+    order: list[int]
+    chosen: dict[int, float]
+    witnesses: dict[int, object]
+    cut: bool
+    score: tuple[int, int]
+    """(charges, the proven objective: charges outweigh models) of the arrangement."""
+
+
+def _arrange(
+    scenario: RankAndFileScenario, plans: list[Plan], options: SolveOptions
+) -> Arrangement:
+    """The best placement of these plans (the CP-SAT model, then a move order)."""
     target = scenario.target
-    plans = [
-        _plan(
-            scenario,
-            uid,
-            options.roll if options.roll is not None else scenario.action.roll_of(uid),
-        )
-        for uid in scenario.action.chargers
-    ]
     able = [p for p in plans if not p.reason]
     while True:  # the chargers that cannot charge stay where they are: obstacles to the rest
         for p in able:
@@ -295,6 +311,7 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
     witnesses: dict[int, object] = {}
     cut = False
     ceiling: int | None = None
+    best = 0
     if able:
         tries = [(most, in_line) for most in range(len(able), 0, -1) for in_line in (False, True)]
         for most, in_line in tries:
@@ -313,13 +330,57 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
                 break
             cut = True
         else:
-            chosen = {}
-    _write_rulings(able, chosen, witnesses, order, scenario)
+            chosen, best = {}, 0
+    return Arrangement(plans, able, order, chosen, witnesses, cut, (len(chosen), best))
+
+
+def _facing_choices(scenario: RankAndFileScenario, uid: str, roll: int | None) -> list[Plan]:
+    """The plans a charger may take: against its Target Facing; and when that fails and the
+    target is the first obstacle straight ahead (Blocked Path), against each other facing."""
+    plan = _plan(scenario, uid, roll)
+    if not plan.reason or plan.ruling.outcome == "fails":
+        return [plan]
+    tpose = BlockPose.of(scenario.target)
+    around = table_obstacles(scenario, {uid, scenario.target.id})
+    if not blocked_path(scenario, plan.ruling.start, scenario.target.id, around, tpose):
+        return [plan]
+    others = [_plan(scenario, uid, roll, f) for f in FACINGS if f != plan.ruling.arc]
+    return [plan] + [p for p in others if not p.reason]
+
+
+def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
+    """Place every charger of a combined charge: each choice of facings Blocked Path allows
+    is arranged, and the one with the most charges, then models in contact, is kept."""
+    started = time.perf_counter()
+    rolls = {
+        uid: options.roll if options.roll is not None else scenario.action.roll_of(uid)
+        for uid in scenario.action.chargers
+    }
+    choices = [_facing_choices(scenario, uid, rolls[uid]) for uid in scenario.action.chargers]
+    best: Arrangement | None = None
+    for n, combo in enumerate(itertools.product(*choices)):
+        plans = list(combo)
+        if n:  # a fresh copy: arranging trims a plan's slides
+            plans = [
+                _plan(scenario, p.ruling.unit, rolls[p.ruling.unit], p.ruling.target_facing)
+                if p.ruling.blocked_path
+                else _plan(scenario, p.ruling.unit, rolls[p.ruling.unit])
+                for p in plans
+            ]
+        found = _arrange(scenario, plans, options)
+        if best is None or found.score > best.score:
+            best = found
+    assert best is not None
+    plans, able, order, chosen = best.plans, best.able, best.order, best.chosen
+    _write_rulings(able, chosen, best.witnesses, order, scenario)
     for p in plans:
         if p.ruling.outcome != "charges":
             p.ruling.reason = p.reason
+            if p.ruling.blocked_path:
+                p.ruling.blocked_path, p.ruling.target_facing = False, p.ruling.arc
     placed = [p for p in able if p.ruling.outcome == "charges"]
-    status = (Status.FEASIBLE if cut else Status.OPTIMAL) if placed else Status.INFEASIBLE
+    _failed_moves(scenario, plans)
+    status = (Status.FEASIBLE if best.cut else Status.OPTIMAL) if placed else Status.INFEASIBLE
     proof = (
         None if placed else "; ".join(p.reason or f"{p.ruling.unit} finds no room" for p in plans)
     )
@@ -343,6 +404,19 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
     return result.model_copy(
         update={"stats": {**result.stats, "order": [able[i].ruling.unit for i in order]}}
     )
+
+
+def _failed_moves(scenario: RankAndFileScenario, plans: list[Plan]) -> None:
+    """Every charger that does not charge makes its Failed Charge Move after the charges
+    (moving them last never costs a charge), one by one in the order named."""
+    poses = {p.ruling.unit: p.ruling.end for p in plans if p.ruling.end is not None}
+    tpose = BlockPose.of(scenario.target)
+    for p in plans:
+        if p.ruling.outcome == "charges":
+            continue
+        p.reason = (p.reason or "") + place_failed_move(scenario, p.ruling, tpose, poses)
+        p.ruling.reason = p.reason
+        poses[p.ruling.unit] = p.ruling.end  # type: ignore[assignment]
 
 
 def _write_rulings(
