@@ -119,13 +119,19 @@ seen from outside)."""
 
 def _domain(allowed: list[tuple[float, float]]) -> cp_model.Domain:
     """Allowed slides in millionths, rounded inward (a single point to its nearest)."""
-    spans = []
+    spans: list[list[int]] = []
     for lo, hi in allowed:
         a, b = math.ceil(lo * SCALE - 1e-6), math.floor(hi * SCALE + 1e-6)
         if a > b:
             a = b = round((lo + hi) / 2 * SCALE)
         spans.append([a, b])
-    return cp_model.Domain.from_intervals(spans)
+    merged: list[list[int]] = []
+    for a, b in sorted(spans):  # overlapping spans (one per contact point) merged
+        if merged and a <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return cp_model.Domain.from_intervals(merged)
 
 
 def _model(plans: list[Plan], target: Block, most: int | None, in_line: bool):
@@ -225,6 +231,7 @@ def _lexicographic(
     """Most charges and models in contact (proven; its value is returned), then, with that
     fixed, the least shift (for at most TIE_BREAK_S: a tie-break, not a rule)."""
     solver = cp_model.CpSolver()
+    solver.parameters.linearization_level = 2  # one worker finds optima pinned to domain ends
     model.maximize(score)
     clock.run(solver, model, time_limit_s, where="combined charge")
     best = round(solver.objective_value)

@@ -315,3 +315,50 @@ def test_tow_failed_charge_moves_the_higher_die() -> None:
     assert _kinds(scenario, result) == set()
     long = _with_block(result, y=28.5, path=[{"move": "forward", "distance_in": 1.5}])
     assert "failed_move_too_long" in _kinds(scenario, long)
+
+
+# --- combined charges: Blocked Path and failed moves ----------------------------------------
+
+
+def _combined(rolls: dict[str, int]):
+    """The b1-blocked-path table (A's Target Facing, B's left, walled off by a rock; B the
+    first thing straight ahead of A) with A2 in B's right arc."""
+    return table(
+        [
+            block("A", "attacker", 38.663726, 21.261936, -150.0),
+            block("B", "defender", 30.0, 10.0, 90.0),
+            block("A2", "attacker", 18.0, 7.0, 0.0, files=3),
+        ],
+        terrain=[[(30, 3), (36, 3), (36, 10.2), (30, 10.2)]],
+        chargers=("A", "A2"),
+        rolls=rolls,
+    )
+
+
+def test_blocked_path_inside_a_combined_charge() -> None:
+    """A takes Blocked Path to B's front (flush, 5 and 5), A2 charges B's right flank (3 and
+    3, B's front-right corner model counted once): 2 charges, 7 target models, 8 chargers'."""
+    scenario = _combined({"A": 14, "A2": 12})
+    result = solve(scenario)
+    assert result.status == Status.OPTIMAL
+    assert result.objective == {
+        "charges": 2,
+        "target_models_in_contact": 7,
+        "models_in_contact": 8,
+    }
+    a, a2 = result.blocks
+    assert a["blocked_path"] is True and a["target_facing"] == "front"
+    assert a2["target_facing"] == "right" and "blocked_path" not in a2
+    assert _kinds(scenario, result) == set()
+
+
+def test_a_failing_combined_charger_makes_its_failed_move_after_the_charges() -> None:
+    """A's roll of 12 is short of the 13.14" to B: A2 charges alone, then A makes its Failed
+    Charge Move (4") clear of everything, and the checker accepts both."""
+    scenario = _combined({"A": 12, "A2": 12})
+    result = solve(scenario)
+    a = result.blocks[0]
+    assert result.objective["charges"] == 1
+    assert a["outcome"] == "fails" and a["moved_in"] == pytest.approx(4.0)
+    assert "Failed Charge Move" in a["reason"]
+    assert _kinds(scenario, result) == set()
