@@ -7,21 +7,15 @@ import time
 
 from chargeopt.geometry.rank_and_file.declaration import check_declarations, declared_sight
 from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose
-from chargeopt.geometry.rank_and_file.moves import first_hit_ahead, wheel_travel
 from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
 from chargeopt.models import RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
-from chargeopt.solver.rank_and_file.approach import Approach
-from chargeopt.solver.rank_and_file.attempt import FacingAttempt, path_steps
+from chargeopt.solver.rank_and_file.attempt import FacingAttempt
+from chargeopt.solver.rank_and_file.blocked_path import blocked_path
 from chargeopt.solver.rank_and_file.facing_charge import attempt_facing
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
-from chargeopt.solver.rank_and_file.ruling import Ruling
-from chargeopt.solver.rank_and_file.t9a_failed_move import (
-    FAILED_CHARGE_IN,
-    replay,
-    t9a_failed_move,
-)
+from chargeopt.solver.rank_and_file.t9a_failed_move import place_failed_move
 
 
 def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
@@ -85,44 +79,3 @@ def solve_t9a_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Re
     return charge_result(
         scenario, rulings, Status.OPTIMAL, None, started, roll, candidates=attempt.candidates
     )
-
-
-def place_failed_move(
-    scenario: RankAndFileScenario,
-    ruling: Ruling,
-    target_pose: BlockPose,
-    poses: dict[str, BlockPose] | None = None,
-) -> str:
-    """Make `ruling`'s charger perform T9A's Failed Charge Move (every other unit at `poses`,
-    else where it starts); the words the proof adds."""
-    block = scenario.unit_by_id[ruling.unit]
-    around = table_obstacles(scenario, {ruling.unit, scenario.target.id}, poses)
-    shapes = [o.shape for o in around] + [target_pose.polygon]
-    facing = target_pose.facing_segment(ruling.target_facing or ruling.arc or "front")
-    aim = facing.point_at(facing.length_in / 2)
-    metric = scenario.rules.wheel_metric
-    moves = t9a_failed_move(ruling.start, aim, shapes, metric)
-    ruling.end = replay(ruling.start, moves)
-    ruling.path = path_steps(Approach(moves, (0.0, 0.0), ruling.end), block.width_in, metric)
-    ruling.moved_in = sum(
-        a if k == "forward" else wheel_travel(block.width_in, a, metric) for k, a in moves
-    )
-    ruling.failed_move_in = FAILED_CHARGE_IN
-    return (
-        f'; {ruling.unit} makes its Failed Charge Move ({ruling.moved_in:.3f}" of '
-        f'{FAILED_CHARGE_IN:g}": wheel {moves[0][1]:.2f} degrees, forward {moves[1][1]:.3f}")'
-    )
-
-
-def blocked_path(
-    scenario: RankAndFileScenario,
-    start: BlockPose,
-    target_id: str,
-    obstacles: list,
-    target_pose: BlockPose,
-) -> bool:
-    """Whether the first obstacle a straight forward move would hit is the target."""
-    shapes = {o.name: o.shape for o in obstacles if o.kind != "board"}
-    shapes[target_id] = target_pose.polygon
-    hit = first_hit_ahead(start, shapes)
-    return hit is not None and hit[0] == target_id

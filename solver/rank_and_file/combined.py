@@ -40,10 +40,11 @@ from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.align import EPS, intersect, kept_slides, legal_slides
 from chargeopt.solver.rank_and_file.approach import Approach, Reach, reach, swept_area
 from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
-from chargeopt.solver.rank_and_file.charge import blocked_path, place_failed_move
+from chargeopt.solver.rank_and_file.blocked_path import blocked_path
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
 from chargeopt.solver.rank_and_file.ruling import Ruling
+from chargeopt.solver.rank_and_file.t9a_failed_move import place_failed_move
 
 SCALE = 1_000_000
 """Slides in millionths of an inch for CP-SAT's integers."""

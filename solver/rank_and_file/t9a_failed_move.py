@@ -11,8 +11,12 @@ from shapely.geometry import Polygon
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of
 from chargeopt.geometry.rank_and_file.moves import forward, wheel, wheel_sweep, wheel_travel
-from chargeopt.geometry.rank_and_file.obstacles import overlaps
+from chargeopt.geometry.rank_and_file.obstacles import overlaps, table_obstacles
 from chargeopt.geometry.rank_and_file.translate import travel_until_touch
+from chargeopt.models import RankAndFileScenario
+from chargeopt.solver.rank_and_file.approach import Approach
+from chargeopt.solver.rank_and_file.attempt import path_steps
+from chargeopt.solver.rank_and_file.ruling import Ruling
 
 FAILED_CHARGE_IN = 4.0
 """The Failed Charge Distance (always 4")."""
@@ -96,3 +100,30 @@ def replay(start: BlockPose, moves: Moves) -> BlockPose:
     for kind, amount in moves:
         pose = forward(pose, amount) if kind == "forward" else wheel(pose, amount)
     return pose
+
+
+def place_failed_move(
+    scenario: RankAndFileScenario,
+    ruling: Ruling,
+    target_pose: BlockPose,
+    poses: dict[str, BlockPose] | None = None,
+) -> str:
+    """Make `ruling`'s charger perform T9A's Failed Charge Move (every other unit at `poses`,
+    else where it starts); the words the proof adds."""
+    block = scenario.unit_by_id[ruling.unit]
+    around = table_obstacles(scenario, {ruling.unit, scenario.target.id}, poses)
+    shapes = [o.shape for o in around] + [target_pose.polygon]
+    facing = target_pose.facing_segment(ruling.target_facing or ruling.arc or "front")
+    aim = facing.point_at(facing.length_in / 2)
+    metric = scenario.rules.wheel_metric
+    moves = t9a_failed_move(ruling.start, aim, shapes, metric)
+    ruling.end = replay(ruling.start, moves)
+    ruling.path = path_steps(Approach(moves, (0.0, 0.0), ruling.end), block.width_in, metric)
+    ruling.moved_in = sum(
+        a if k == "forward" else wheel_travel(block.width_in, a, metric) for k, a in moves
+    )
+    ruling.failed_move_in = FAILED_CHARGE_IN
+    return (
+        f'; {ruling.unit} makes its Failed Charge Move ({ruling.moved_in:.3f}" of '
+        f'{FAILED_CHARGE_IN:g}": wheel {moves[0][1]:.2f} degrees, forward {moves[1][1]:.3f}")'
+    )

@@ -362,3 +362,19 @@ def test_a_failing_combined_charger_makes_its_failed_move_after_the_charges() ->
     assert a["outcome"] == "fails" and a["moved_in"] == pytest.approx(4.0)
     assert "Failed Charge Move" in a["reason"]
     assert _kinds(scenario, result) == set()
+
+
+def test_the_cli_refuses_an_undeclarable_charge_in_one_line() -> None:
+    """x1-wall: exit 2, one `error:` line naming the file, the key, why and the fix."""
+    from click.testing import CliRunner
+    from repo_paths import REPO_ROOT as REPO
+
+    from chargeopt.solver.interface.cli import main
+
+    path = REPO / "benchmarks" / "rank-and-file-v1" / "x1-wall.toml"
+    run = CliRunner().invoke(main, ["solve", str(path)])
+    assert run.exit_code == 2
+    lines = [line for line in run.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert "x1-wall.toml: action.unit: A has no line of sight to B" in lines[0]
+    assert "turn or move the charger" in lines[0]
