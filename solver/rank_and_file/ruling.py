@@ -55,7 +55,9 @@ class Ruling:
     line_of_sight: tuple[tuple[float, float], tuple[float, float]] | None = None
     """T9A: a line of sight from the charger's Front Facing to the target, declaring it."""
     failed_move_in: float | None = None
-    """A Failed Charge Move was made: how far it may go (T9A 4", tow the higher die)."""
+    """A failed charge moved: how far it may go (T9A 4", tow the higher die, 6e the Move)."""
+    failed_move: str | None = None
+    """Which failed charge move it made: the ruleset's `failed_charge`."""
 
     def as_dict(self) -> dict[str, Any]:
         """The result's `blocks[]` entry (lengths rounded to 0.001", angles to 0.01 deg)."""
@@ -102,6 +104,7 @@ class Ruling:
             if self.line_of_sight
             else None,
             "failed_move_in": _r(self.failed_move_in, 3),
+            "failed_move": self.failed_move,
         }
         out.update({k: v for k, v in optional.items() if v is not None})
         return out

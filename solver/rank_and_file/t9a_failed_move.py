@@ -23,6 +23,8 @@ FAILED_CHARGE_IN = 4.0
 STOP_SHORT_IN = 0.02
 """How far short of whatever it would touch the move stops ("just before base contact")."""
 STEP_DEG = 0.25
+AIM_TOL_DEG = 0.01
+"""Already this close to the aim: no wheel (the checker allows 0.05 degrees)."""
 
 Moves = tuple[tuple[str, float], ...]
 
@@ -56,12 +58,14 @@ def t9a_failed_move(
         )
 
     error = aim_error_deg(start, aim)
+    if abs(error) <= AIM_TOL_DEG:
+        error = 0.0
     sign = 1.0 if error > 0 else -1.0
     angle = _first(
         lambda a: sign * aim_error_deg(wheel(start, sign * a), aim) <= 0.0,
         wheel_limit_deg(start.width_in, FAILED_CHARGE_IN, metric),
     )
-    if abs(error) < 1e-9:
+    if error == 0.0:
         angle = 0.0
     blocked = _first(lambda a: not clear(wheel_sweep(start, sign * a)), angle)
     if blocked < angle or not clear(wheel_sweep(start, sign * angle)):
@@ -74,7 +78,7 @@ def t9a_failed_move(
         if hit is not None:
             room = min(room, hit[0] - STOP_SHORT_IN)
     ahead = max(0.0, min(rest, room))
-    return (("wheel", sign * angle), ("forward", ahead))
+    return (("wheel", sign * angle if angle else 0.0), ("forward", ahead))
 
 
 def _first(passed, limit: float) -> float:
@@ -123,6 +127,7 @@ def place_failed_move(
         a if k == "forward" else wheel_travel(block.width_in, a, metric) for k, a in moves
     )
     ruling.failed_move_in = FAILED_CHARGE_IN
+    ruling.failed_move = scenario.rules.failed_charge
     return (
         f'; {ruling.unit} makes its Failed Charge Move ({ruling.moved_in:.3f}" of '
         f'{FAILED_CHARGE_IN:g}": wheel {moves[0][1]:.2f} degrees, forward {moves[1][1]:.3f}")'

@@ -80,6 +80,7 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
         )
         ruling.moved_in = _moved(moves, plan.charger.width_in, rules.wheel_metric)
         ruling.failed_move_in = movement
+        ruling.failed_move = rules.failed_charge
         kind = (
             "makes its normal Move"
             if rules.failed_charge == "normal-move"
