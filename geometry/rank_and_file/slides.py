@@ -80,7 +80,9 @@ def free_slides(lo: float, hi: float, blocked: list[Interval]) -> list[Interval]
 @dataclass(frozen=True)
 class FacingBases:
     """Where the models on either side of a facing stand along it: the target's bases on
-    the facing, as intervals, and the charger's front-rank base width and file count."""
+    the facing, as intervals (over the gaps a model may have two: its face on the facing and
+    a gap's face ending at the facing's corner), and the charger's front-rank base width and
+    file count."""
 
     target: tuple[tuple[str, Interval], ...]
     length_in: float
@@ -104,7 +106,9 @@ class FacingBases:
         bases touching only at a corner count (closed intervals)."""
         w = self.charger_base_in
         front = (slide_in, slide_in + w * self.charger_files)
-        target = sum(1 for _, (s, e) in self.target if s <= front[1] + eps and e >= front[0] - eps)
+        target = len(
+            {m for m, (s, e) in self.target if s <= front[1] + eps and e >= front[0] - eps}
+        )
         spans = [span for _, span in self.target] if self.over_gaps else [(0.0, self.length_in)]
         charger = sum(
             1
@@ -117,7 +121,8 @@ class FacingBases:
 
     def target_ids(self, slide_in: float, eps: float = 1e-9) -> list[str]:
         front = (slide_in, slide_in + self.charger_base_in * self.charger_files)
-        return [m for m, (s, e) in self.target if s <= front[1] + eps and e >= front[0] - eps]
+        ids = [m for m, (s, e) in self.target if s <= front[1] + eps and e >= front[0] - eps]
+        return list(dict.fromkeys(ids))
 
 
 def facing_bases(
@@ -134,10 +139,15 @@ def facing_bases(
         shapes = [
             (mid, list(base.exterior.coords)[:-1]) for mid, _, _, base in model_bases(target, pose)
         ]
+    ends = (0.0, facing.length_in)
+    corner_only: dict[str, Interval] = {}
     for model_id, corners in shapes:
         touching = [p for p in corners if abs(facing.out(p)) <= 1e-9]
+        alongs = [facing.along(p) for p in touching]
         if len(touching) >= 2:
-            alongs = [facing.along(p) for p in touching]
             on.append((model_id, (min(alongs), max(alongs))))
+        elif over_gaps and touching and any(abs(alongs[0] - e) <= 1e-9 for e in ends):
+            corner_only[model_id] = (alongs[0], alongs[0])  # a gap's face ending at a corner
+    on += list(corner_only.items())
     on.sort(key=lambda item: item[1])
     return FacingBases(tuple(on), facing.length_in, charger.base.width_in, charger.files, over_gaps)
