@@ -14,7 +14,9 @@ from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.models import RankAndFileScenario, Violation
 
 FAR_IN = 1000.0
-GRAZE_IN = 1e-7
+GRAZE_IN = 1e-5
+"""A claimed line may cross a blocker this deep: it is written to 0.000001", and a line
+through a corner, rounded, can cut the corner by that much."""
 ON_TOL_IN = 0.002
 
 

@@ -13,6 +13,9 @@ from chargeopt.geometry.rank_and_file.arcs import arc_regions
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.models import RankAndFileScenario, ScenarioError
 
+ON_IN = 1e-9
+"""A corner this close to the Front Facing or the target's part lies on it (lines through a
+corner are not trusted to meet it in floating point)."""
 GRAZE_IN = 1e-7
 """A sight line may run along an edge or through a corner of what it passes: only crossing
 deeper than this blocks it."""
@@ -44,15 +47,16 @@ def sight_line(
         line = _through(a, b)
         if line is None:
             continue
-        at = line.intersection(face)
+        on_face = [p for p in (a, b) if Point(p).distance(face) <= ON_IN]
+        at = Point(on_face[0]) if on_face else line.intersection(face)
         if at.is_empty or not isinstance(at, Point):
             continue
-        seen = line.intersection(part)
-        if seen.is_empty:
+        seen = [p for p in (a, b) if Point(p).distance(part) <= ON_IN]
+        crossing = line.intersection(part)
+        seen += [c for g in getattr(crossing, "geoms", [crossing]) for c in g.coords]
+        if not seen:
             continue
-        end = _nearest(seen, at)
-        if end is None:
-            continue
+        end = min(seen, key=lambda p: at.distance(Point(p)))
         sight = LineString([at.coords[0], end])
         if not any(sight.intersects(s) for s in shrunk if not s.is_empty):
             return at.coords[0], end
@@ -67,13 +71,6 @@ def _through(a: tuple[float, float], b: tuple[float, float]) -> LineString | Non
         return None
     k = 1e4 / norm
     return LineString([(a[0] - k * dx, a[1] - k * dy), (a[0] + k * dx, a[1] + k * dy)])
-
-
-def _nearest(seen: object, at: Point) -> tuple[float, float] | None:
-    points = [p for g in getattr(seen, "geoms", [seen]) for p in getattr(g, "coords", [])]
-    if not points:
-        return None
-    return min(points, key=lambda p: at.distance(Point(p)))
 
 
 def declaration_problem(scenario: RankAndFileScenario, uid: str) -> str | None:

@@ -121,3 +121,13 @@ def test_slide_counts_agree_with_contact_faces(models: int, files: int, facing_n
         if not t and not c:
             continue
         assert bases.counts(slide) == (len(t), len(c)), slide
+
+
+def test_random_sight_lines_refute_no_declaration_verdict() -> None:
+    """The independent search (solver/bench/sight_search.py) finds no target point in the
+    Front Arc of a charge refused for its arc, and no free line for one refused for sight."""
+    from chargeopt.solver.bench.sight_search import run
+
+    tally = run(200, 7)
+    assert tally.refuted == []
+    assert tally.refused_sight > 0 and tally.refused_arc > 0 and tally.declared > 0
