@@ -103,7 +103,7 @@ class BlockAction(_Frozen):
     )
     unit: str | None = key("The id of the charging block.", example="A", default=None)
     units: tuple[str, ...] = key(
-        "The ids of the blocks of a combined charge (instead of unit).",
+        "The ids of the blocks of a combined charge (instead of unit), each named once.",
         example=["A", "C"],
         default=(),
     )
