@@ -378,3 +378,34 @@ def test_the_cli_refuses_an_undeclarable_charge_in_one_line() -> None:
     assert len(lines) == 1 and lines[0].startswith("error: ")
     assert "x1-wall.toml: action.unit: A has no line of sight to B" in lines[0]
     assert "turn or move the charger" in lines[0]
+
+
+def test_failed_charge_wheel_stops_just_before_a_friend() -> None:
+    """Wheeling right towards B (its aim 31.44 degrees), A's front-left corner swings into the
+    friendly C: the wheel stops 0.02" short of C (30.47 degrees) and the forward move too; a
+    wheel on to the aim would run into C."""
+    scenario = table(
+        [
+            block("A", "attacker", 20.0, 40.0, -90.0),
+            block("B", "defender", 30.0, 20.0, -90.0),
+            block("C", "attacker", 20.5, 36.5, -90.0, files=2, ranks=1),
+        ],
+        roll=5,
+    )
+    result = solve(scenario)
+    wheel, ahead = result.blocks[0]["path"]
+    assert wheel["angle_deg"] == pytest.approx(30.473, abs=0.01)
+    assert ahead["distance_in"] < 0.02
+    assert _kinds(scenario, result) == set()
+    from chargeopt.geometry.rank_and_file.moves import wheel as wheel_about
+
+    start = BlockPose.of(scenario.unit_by_id["A"])
+    on = wheel_about(start, 31.444)
+    bad = _with_block(
+        result,
+        x=on.x,
+        y=on.y,
+        facing=on.facing,
+        path=[dict(wheel, angle_deg=31.444), dict(ahead, distance_in=0.0)],
+    )
+    assert "illegal_path" in _kinds(scenario, bad)
