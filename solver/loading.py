@@ -69,9 +69,11 @@ def _with_legal_start(
     if count > max_models:
         raise too_many_models(name, count, max_models, who)
     if isinstance(scenario, RankAndFileScenario):
+        from chargeopt.geometry.rank_and_file.declaration import check_declarations
         from chargeopt.geometry.rank_and_file.start import check_block_layout
 
         check_block_layout(scenario, name)
+        check_declarations(scenario, name)
         return scenario
     from chargeopt.geometry.start_layout import check_start_layout
 

@@ -16,15 +16,16 @@ from typing import Any
 
 from shapely.geometry import LineString, Point
 
+from chargeopt.geometry.checker.rank_and_file_declaration import check_declaration
+from chargeopt.geometry.checker.rank_and_file_failed import check_failed_charge
 from chargeopt.geometry.checker.rank_and_file_path import check_path
 from chargeopt.geometry.checker.rank_and_file_reach import (
     charge_move_limit,
-    check_failed_move,
     check_reach,
     check_redirect,
 )
 from chargeopt.geometry.rank_and_file.arcs import charger_arc
-from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, models_in_contact
+from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, contact_counts
 from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of
 from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
 from chargeopt.geometry.rank_and_file.obstacles import (
@@ -70,9 +71,16 @@ def check_blocks(
     tpose = poses[target.id]
     for uid in scenario.action.chargers:
         entry = entries.get(uid)
-        if entry is not None and entry.get("outcome") == "fails" and entry.get("path"):
+        if (
+            entry is not None
+            and entry.get("outcome") in ("fails", "impossible")
+            and entry.get("path")
+        ):
             obstacles = table_obstacles(scenario, {uid, target.id})
-            out += check_failed_move(scenario, uid, entry, starts[uid], obstacles, tpose)
+            out += check_failed_charge(
+                scenario, uid, entry, starts[uid], obstacles, tpose, roll, poses
+            )
+        out += check_declaration(scenario, uid, entry)
         if entry is None or entry.get("outcome", "charges") != "charges":
             continue
         if scenario.action.fled:
@@ -217,8 +225,8 @@ def _check_charger(
                     limit_in=tol,
                 )
             )
-    t_count = len(models_in_contact(target, tpose, shape))
-    c_count = len(models_in_contact(block, pose, tpose.polygon))
+    t_in, c_in = contact_counts(target, tpose, block, pose, scenario.rules.fight_over_gaps)
+    t_count, c_count = len(t_in), len(c_in)
     for key, real in (("target_models_in_contact", t_count), ("models_in_contact", c_count)):
         if key in entry and entry[key] != real:
             out.append(_v("count_mismatch", f"{uid}: {key} is {real}, not {entry[key]}", uid))

@@ -8,6 +8,12 @@ from typing import Any
 from chargeopt.models import Result, Status
 
 SIDE = {"front-right": "right", "front-left": "left"}
+FAILED_MOVES = {
+    "t9a-snaking": 'its Failed Charge Move of 4"',
+    "high-die": "its higher charge die",
+    "normal-move": "its normal Move",
+}
+"""How the summary names each ruleset's failed charge move (the block's `failed_move`)."""
 
 
 def _path_words(path: list[dict[str, Any]]) -> str:
@@ -15,7 +21,7 @@ def _path_words(path: list[dict[str, Any]]) -> str:
     for step in path:
         if step["move"] == "forward" and step["distance_in"] > 0:
             words.append(f'moves {step["distance_in"]:.1f}" forward')
-        elif step["move"] == "wheel":
+        elif step["move"] == "wheel" and abs(step["angle_deg"]) >= 0.5:
             words.append(
                 f"wheels {abs(step['angle_deg']):.0f} degrees to the {SIDE[step['pivot']]} "
                 f'about its {step["pivot"]} corner ({step["travel_in"]:.1f}" {step["metric"]})'
@@ -62,11 +68,11 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     if block.get("outcome") != "charges":
         if block.get("reason"):
             lines.append(f"{unit} does not charge: {block['reason']}.")
-        if block.get("outcome") == "fails" and block.get("path"):
-            lines.append(
-                f"Failed charge: {unit} {_path_words(block['path'])} "
-                f'({block["moved_in"]:.2f}" of its normal Move).'
-            )
+        if block.get("outcome") in ("fails", "impossible") and block.get("path"):
+            kind = FAILED_MOVES.get(block.get("failed_move", ""), "its normal Move")
+            moved = block.get("moved_in") or 0.0
+            words = _path_words(block["path"]) if moved > 0 else "has no room to move"
+            lines.append(f'Failed charge: {unit} {words} ({moved:.2f}" of {kind}).')
         return lines
     facing = block["target_facing"]
     t, c = block["target_models_in_contact"], block["models_in_contact"]

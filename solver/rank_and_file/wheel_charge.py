@@ -14,7 +14,7 @@ from chargeopt.models import ChargeoptError, RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.approach import Approach
 from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
-from chargeopt.solver.rank_and_file.failed_move import failed_move
+from chargeopt.solver.rank_and_file.failed_move import failed_distance_in, failed_move
 from chargeopt.solver.rank_and_file.odds import chance_of_charge
 from chargeopt.solver.rank_and_file.one_wheel import WheelCharge
 from chargeopt.solver.rank_and_file.result_doc import charge_result
@@ -65,7 +65,7 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
     ruling.reason = why
     if rules.failed_move:
         shortest = plan.shortest()
-        movement = plan.charger.profile.movement or 0.0
+        movement = failed_distance_in(scenario, roll)
         end, moves = failed_move(
             plan.start,
             shortest.moves if shortest else None,
@@ -79,8 +79,14 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
             Approach(moves, (0.0, 0.0), end), plan.charger.width_in, rules.wheel_metric
         )
         ruling.moved_in = _moved(moves, plan.charger.width_in, rules.wheel_metric)
-        why += f'; {plan.charger.id} makes its normal Move of {movement:g}" towards '
-        why += plan.target.id
+        ruling.failed_move_in = movement
+        ruling.failed_move = rules.failed_charge
+        kind = (
+            "makes its normal Move"
+            if rules.failed_charge == "normal-move"
+            else "moves its higher charge die"
+        )
+        why += f'; {plan.charger.id} {kind} of {movement:g}" towards {plan.target.id}'
     ruling.wheel_metric = rules.wheel_metric
     result = charge_result(
         scenario, [ruling], Status.INFEASIBLE, why, started, roll, plan.family.tried
