@@ -215,7 +215,7 @@ def layouts():
         (
             "x1-wall",
             "impassable wall across the way: no Snaking Forward Move",
-            "infeasible",
+            "refused",
             None,
             [unit("A", "attacker", 14.0, 30.0, -90.0), unit("B", "defender", 19.0, 10.0, 90.0)],
             [[(2.0, 20.0), (46.0, 20.0), (46.0, 22.0), (2.0, 22.0)]],
@@ -370,7 +370,10 @@ def wheel_layouts():
 
 
 MANIFEST_NOTES = {
-    "x1-wall": "impassable wall across the way, 20 inches off: no Charge Range reaches, no chance",
+    "x1-wall": (
+        "impassable wall across the whole board: no line of sight, so no charge can be declared "
+        "(refused, exit 2)"
+    ),
     "w3-6e-wheel-costs-reach": (
         "6e: Move 3: straight in, 2 and 2; more needs a 6.024-inch one-wheel path (proven over "
         "every path)"

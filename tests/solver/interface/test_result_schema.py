@@ -40,7 +40,7 @@ REPRESENTATIVES = {
 }
 """The cheap layouts of each skirmish suite that cover its move kinds and verdicts (charge,
 pile-in, fall back; optimal, infeasible, Trapped!)."""
-REFUSED = {"pile-in-out-of-range.toml"}
+REFUSED = {"pile-in-out-of-range.toml", "x1-wall.toml"}
 """Layouts the command refuses (exit 2, nothing written): no result to validate."""
 ALL = bool(os.environ.get("CHARGEOPT_ALL_LAYOUTS"))
 

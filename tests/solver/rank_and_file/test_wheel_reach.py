@@ -21,7 +21,6 @@ from chargeopt.solver.rank_and_file.wheel_reach import _cone_gap, _Side, least_l
 
 W = 5 * INCH_25MM
 W4 = REPO_ROOT / "benchmarks/rank-and-file-wheel-v1/w4-6e-arc-too-long.toml"
-X1 = REPO_ROOT / "benchmarks/rank-and-file-v1/x1-wall.toml"
 
 
 def test_least_path_in_closed_form() -> None:
@@ -73,19 +72,30 @@ def test_w4_reaches_five_and_five() -> None:
     assert check_blocks(load_scenario(W4), result) == []
 
 
-def test_x1_wall_has_no_chance() -> None:
-    """x1-wall: no Charge Move reaches, so no smallest Charge Range and no chance."""
-    result = solve(load_scenario(X1))
+def test_x1_wall_with_a_slit_has_no_chance() -> None:
+    """x1-wall's table with a 1/2" slit A sees B through (x1-wall itself leaves no line of sight:
+    refused, test_raf_rules.py): no Charge Move reaches, so no smallest Charge Range and no
+    chance."""
+    units = [block("A", "attacker", 14.0, 30.0, -90.0), block("B", "defender", 19.0, 10.0, 90.0)]
+    walls = [
+        [(2.0, 20.0), (16.0, 20.0), (16.0, 22.0), (2.0, 22.0)],
+        [(16.5, 20.0), (46.0, 20.0), (46.0, 22.0), (16.5, 22.0)],
+    ]
+    result = solve(table(units, terrain=walls))
     assert result.status == Status.INFEASIBLE
     assert result.min_roll is None and result.success_probability is None
     assert "proven: no Charge Range the dice can give" in (result.proof or "")
 
 
 def test_walled_off_t9a_charge_has_no_chance() -> None:
-    """A wall across the whole board between A and B, 6" apart, Charge Range 10: no move
-    reaches; no Charge Range succeeds and the proof says the verdict's scope."""
+    """A wall across the whole board between A and B, 6" apart, but for a 1/2" slit A sees B
+    through, Charge Range 10: no move reaches; no Charge Range succeeds and the proof says the
+    verdict's scope."""
     units = [block("A", "attacker", 25.08, 16.0, -90.0), block("B", "defender", 30.0, 10.0, 90.0)]
-    wall = [[(0.0, 12.5), (48.0, 12.5), (48.0, 13.5), (0.0, 13.5)]]
+    wall = [
+        [(0.0, 12.5), (27.0, 12.5), (27.0, 13.5), (0.0, 13.5)],
+        [(27.5, 12.5), (48.0, 12.5), (48.0, 13.5), (27.5, 13.5)],
+    ]
     result = solve(table(units, terrain=wall, roll=10))
     assert result.status == Status.INFEASIBLE
     assert result.min_roll is None and result.success_probability is None
