@@ -74,7 +74,8 @@ def check_blocks(
     target = scenario.target
     tpose = poses[target.id]
     door = scenario.rules.charge_move != "t9a-roll"
-    charging = []
+    charging: list[str] = []
+    witnessed: set[str] = set()
     for uid in scenario.action.chargers:
         entry = entries.get(uid)
         if entry is not None and entry.get("outcome") == "fails" and entry.get("path"):
@@ -85,7 +86,7 @@ def check_blocks(
         if scenario.action.fled:
             out.append(_v("target_fled", f"{target.id} fled out of reach: no charge", uid))
         out += _check_charger(scenario, uid, entry, poses, starts, tpose, roll)
-        out += check_path(
+        replayed = check_path(
             uid,
             entry,
             starts[uid],
@@ -94,8 +95,11 @@ def check_blocks(
             end=poses[uid],
             door=door,
         )
+        out += replayed
+        if _has_moves(entry) and not replayed:
+            witnessed.add(uid)
         charging.append(uid)
-    out += _check_reaches(scenario, charging, entries, poses, starts, roll)
+    out += _check_reaches(scenario, charging, entries, poses, starts, roll, witnessed)
     if target.id in entries:
         out += _check_target_turn(scenario, entries[target.id], poses, starts)
     return out
@@ -226,14 +230,13 @@ def _check_front(
                 _v("claim_mismatch", f"{uid}'s {key} is {real}, not the {claimed} claimed", uid)
             )
     if on is None:
-        if pose.polygon.distance(tpose.polygon) <= CONTACT_TOLERANCE_IN:
-            out.append(
-                _v(
-                    "front_not_on_facing",
-                    f"{uid}'s front does not touch any facing of {target.id}",
-                    uid,
-                )
+        out.append(
+            _v(
+                "front_not_on_facing",
+                f"{uid}'s front does not touch any facing of {target.id}",
+                uid,
             )
+        )
         return out
     blocked_path = scenario.rules.charge_move == "t9a-roll" and _target_first_ahead(
         scenario, uid, starts
@@ -302,10 +305,13 @@ def _check_reaches(
     poses: dict[str, BlockPose],
     starts: dict[str, BlockPose],
     roll: int | None,
+    witnessed: set[str],
 ) -> list[Violation]:
     """Each charger's end reached by a charge move from its start, in some order of moves
     (each moving past the earlier ones where they ended): the claimed order first, then every
-    other; the fewest failures of the best order when none works."""
+    other; the fewest failures of the best order when none works. A written path replayed
+    clean to the end is a witness (`witnessed`): only a proof (6e/tow's least length over the
+    move) refuses it then."""
     target = scenario.target
     t_start, t_end = starts[target.id], poses[target.id]
     claimed = tuple(sorted(charging, key=lambda u: entries[u].get("order") or 0))
@@ -320,15 +326,22 @@ def _check_reaches(
                 moved = {u: poses[u] for u in order[:i]}
                 obstacles = table_obstacles(scenario, {uid, target.id}, {**starts, **moved})
                 limit = charge_move_limit(scenario, uid, roll)
-                cache[key] = check_end_reach(
+                found = check_end_reach(
                     scenario, uid, starts[uid], poses[uid], t_start, t_end, obstacles, limit
                 )
+                if uid in witnessed:
+                    found = [v for v in found if v.kind == "unreachable"]
+                cache[key] = found
             fails += cache[key]
         if not fails:
             return []
         if best is None or len(fails) < len(best):
             best = fails
     return best or []
+
+
+def _has_moves(entry: dict[str, Any]) -> bool:
+    return any(s.get("move") in ("forward", "wheel") for s in entry.get("path") or [])
 
 
 def _path_obstacles(

@@ -86,7 +86,9 @@ def check_end_reach(
     limit_in: float | None,
 ) -> list[Violation]:
     """`unreachable` (with the shortest length found) or `reach_unproven`; empty: a witness
-    path reaches the end."""
+    path reaches the end (or the end touches no target: `no_contact` says so)."""
+    if end.polygon.distance(t_end.polygon) > CONTACT_TOLERANCE_IN:
+        return []
     witness, why = find_witness(scenario, start, end, t_start, t_end, obstacles, limit_in)
     if witness is not None:
         return []
