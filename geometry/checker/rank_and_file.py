@@ -15,7 +15,8 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from shapely.geometry import Point, Polygon
+from shapely.geometry import LineString, Point, Polygon
+from shapely.ops import nearest_points
 
 from chargeopt.geometry.checker.rank_and_file_flush import (
     FrontOnFacing,
@@ -33,7 +34,7 @@ from chargeopt.geometry.checker.rank_and_file_reach_end import check_end_reach
 from chargeopt.geometry.rank_and_file.arcs import charger_arc
 from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN, models_in_contact
 from chargeopt.geometry.rank_and_file.frame import BlockPose
-from chargeopt.geometry.rank_and_file.moves import first_hit_ahead
+from chargeopt.geometry.rank_and_file.moves import first_hit_ahead, rotate_about
 from chargeopt.geometry.rank_and_file.obstacles import (
     CHECK_DEPTH_IN,
     overlaps,
@@ -295,7 +296,39 @@ def _check_unflush(
                 uid,
             )
         )
+    elif _target_turn_clear(scenario, pose, tpose, on, poses):
+        out.append(
+            _v(
+                "not_flush",
+                f"{what}, yet {target.id}'s special Align Move can turn it {on.turn_deg:.3f} "
+                "degrees more about the contact point, flush and clear",
+                uid,
+            )
+        )
     return out
+
+
+def _target_turn_clear(
+    scenario: RankAndFileScenario,
+    pose: BlockPose,
+    tpose: BlockPose,
+    on: FrontOnFacing,
+    poses: dict[str, BlockPose],
+) -> bool:
+    """Whether the target, turned about the contact point until flush, stands clear of the
+    table and the charger (then its Align Move did not minimise the angle)."""
+    seg = on.facing
+    front = pose.facing_segment("front")
+    point, _ = nearest_points(
+        LineString([seg.start, seg.end]), LineString([front.start, front.end])
+    )
+    turned = rotate_about(tpose, (point.x, point.y), on.turn_deg)
+    target = scenario.target.id
+    chargers = set(scenario.action.chargers)
+    table = table_obstacles(scenario, {target, *chargers}, poses)
+    if any(overlaps(turned.polygon, o.shape, CHECK_DEPTH_IN) for o in table):
+        return False
+    return not any(overlaps(turned.polygon, poses[c].polygon, CHECK_DEPTH_IN) for c in chargers)
 
 
 def _check_reaches(
