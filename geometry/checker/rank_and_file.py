@@ -342,11 +342,30 @@ def _check_reaches(
 ) -> list[Violation]:
     """Each charger's end reached by a charge move from its start, in some order of moves
     (each moving past the earlier ones where they ended): the claimed order first, then every
-    other; the fewest failures of the best order when none works. A written path replayed
+    other; the fewest failures of the best order when none works. A charger that no path
+    reaches even past no other charger fails in every order. A written path replayed
     clean to the end is a witness (`witnessed`): only a proof (6e/tow's least length over the
     move) refuses it then."""
     target = scenario.target
     t_start, t_end = starts[target.id], poses[target.id]
+
+    def reach(uid: str, before: frozenset[str] | None) -> list[Violation]:
+        """`uid`'s reach past the chargers in `before` where they ended and the others where
+        they started (None: past no other charger at all)."""
+        others = set(charging) - {uid}
+        skip = {uid, target.id} | (others if before is None else set())
+        moved = {u: poses[u] for u in before or ()}
+        obstacles = table_obstacles(scenario, skip, {**starts, **moved})
+        limit = charge_move_limit(scenario, uid, roll)
+        found = check_end_reach(
+            scenario, uid, starts[uid], poses[uid], t_start, t_end, obstacles, limit
+        )
+        return [v for v in found if v.kind == "unreachable"] if uid in witnessed else found
+
+    if len(charging) > 1:
+        alone = [v for uid in charging for v in reach(uid, None)]
+        if alone:
+            return alone
     claimed = tuple(sorted(charging, key=lambda u: entries[u].get("order") or 0))
     orders = [claimed, *(p for p in permutations(charging) if p != claimed)]
     cache: dict[tuple[str, frozenset[str]], list[Violation]] = {}
@@ -356,15 +375,7 @@ def _check_reaches(
         for i, uid in enumerate(order):
             key = (uid, frozenset(order[:i]))
             if key not in cache:
-                moved = {u: poses[u] for u in order[:i]}
-                obstacles = table_obstacles(scenario, {uid, target.id}, {**starts, **moved})
-                limit = charge_move_limit(scenario, uid, roll)
-                found = check_end_reach(
-                    scenario, uid, starts[uid], poses[uid], t_start, t_end, obstacles, limit
-                )
-                if uid in witnessed:
-                    found = [v for v in found if v.kind == "unreachable"]
-                cache[key] = found
+                cache[key] = reach(uid, key[1])
             fails += cache[key]
         if not fails:
             return []

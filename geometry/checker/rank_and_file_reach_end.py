@@ -12,8 +12,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Polygon
 from shapely.ops import nearest_points
 
 from chargeopt.geometry.checker.rank_and_file_door import (
@@ -27,15 +28,15 @@ from chargeopt.geometry.checker.rank_and_file_separated import separated
 from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Vec, wrap_deg
 from chargeopt.geometry.rank_and_file.moves import rotate_about
-from chargeopt.geometry.rank_and_file.obstacles import Obstacle
+from chargeopt.geometry.rank_and_file.obstacles import CHECK_DEPTH_IN, Obstacle, overlaps
 from chargeopt.models import RankAndFileScenario, Violation
 
 LENGTH_TOL_IN = 0.002
-DOOR_STEP_DEG = {"t9a-roll": 1.0}
-"""The door's sampling step per charge move kind (default 0.1 degree)."""
-WITNESS_TRIES = 40
-SLIDES = 8
-TURN_STEP_DEG = 2.0
+ONE_WHEEL_STEP_DEG = 0.1
+"""6e/tow: the door's angle is sampled this finely, then each least length refined."""
+ONE_WHEEL_TRIES = 500
+T9A_TRIES = (100, 300, 2000)
+"""T9A: paths tried per stage (door and slides; coarse turns; fine turns)."""
 
 
 def target_turn_pivot(before: BlockPose, after: BlockPose) -> Vec | None:
@@ -86,8 +87,13 @@ def check_end_reach(
     limit_in: float | None,
 ) -> list[Violation]:
     """`unreachable` (with the shortest length found) or `reach_unproven`; empty: a witness
-    path reaches the end (or the end touches no target: `no_contact` says so)."""
+    path reaches the end (or the end is illegal where it stands: the placement's own
+    violations say so)."""
     if end.polygon.distance(t_end.polygon) > CONTACT_TOLERANCE_IN:
+        return []
+    if any(o.blocks(end.polygon, CHECK_DEPTH_IN) for o in obstacles) or overlaps(
+        end.polygon, t_end.polygon, CHECK_DEPTH_IN
+    ):
         return []
     witness, why = find_witness(scenario, start, end, t_start, t_end, obstacles, limit_in)
     if witness is not None:
@@ -126,15 +132,13 @@ def find_witness(
             "",
             {},
         )
-    step = DOOR_STEP_DEG.get(rules.charge_move, 0.1)
     hinges = hinges_of(end0, t_start)
-    found = approaches(start, end0, hinges, target, rules.wheel_metric, step)
     if t9a:
-        found += _t9a_touches(start, end0, t_start, rules.wheel_metric)
-        found.sort(key=lambda a: a.length_in)
+        return _t9a_witness(start, end0, t_start, hinges, obstacles, rules.wheel_metric)
+    found = approaches(start, end0, hinges, target, rules.wheel_metric, ONE_WHEEL_STEP_DEG)
     if not found:
         return None, (
-            "reach_unproven" if t9a else "unreachable",
+            "unreachable",
             "no forward-wheel-forward path reaches a pose that touches the target and turns "
             "onto this placement about a contact point",
             {},
@@ -149,17 +153,62 @@ def find_witness(
             {"distance_in": least, "limit_in": float(limit_in)},
         )
     fits = [a for a in found if limit_in is None or a.length_in <= limit_in + LENGTH_TOL_IN]
+    return _first_clash_free(start, [fits], (ONE_WHEEL_TRIES,), obstacles, target, door=True)
+
+
+def _t9a_witness(
+    start: BlockPose,
+    end: BlockPose,
+    target: BlockPose,
+    hinges: list[Vec],
+    obstacles: list[Obstacle],
+    metric: str,
+) -> tuple[Approach | None, tuple[str, str, dict]]:
+    """T9A: families tried coarse to fine (the Snaking Forward Move has no length limit)."""
+    poly = target.polygon
+
+    def stages() -> Iterator[list[Approach]]:
+        yield approaches(start, end, hinges, poly, metric, 1.0) + _t9a_touches(
+            start, end, target, metric, 8, None
+        )
+        yield _t9a_touches(start, end, target, metric, 8, 2.0)
+        yield _t9a_touches(start, end, target, metric, 16, 0.5)
+
+    return _first_clash_free(start, stages(), T9A_TRIES, obstacles, poly)
+
+
+def _first_clash_free(
+    start: BlockPose,
+    stages: Iterable[list[Approach]],
+    tries: tuple[int, ...],
+    obstacles: list[Obstacle],
+    target: Polygon,
+    door: bool = False,
+) -> tuple[Approach | None, tuple[str, str, dict]]:
+    """The first approach (shortest first, then spread) whose moves are clear."""
     clashes: dict[str, int] = {}
-    for a in _spread(fits, WITNESS_TRIES):
-        hit = first_clash(start, a, obstacles, target, door=not t9a)
-        if hit is None:
-            return a, ("", "", {})
-        clashes[hit] = clashes.get(hit, 0) + 1
+    tried, least = 0, math.inf
+    for found, n in zip(stages, tries, strict=False):
+        found = sorted(found, key=lambda a: a.length_in)
+        least = min([least, *(a.length_in for a in found[:1])])
+        for a in _spread(found, n):
+            tried += 1
+            hit = first_clash(start, a, obstacles, target, door=door)
+            if hit is None:
+                return a, ("", "", {})
+            clashes[hit] = clashes.get(hit, 0) + 1
+    if not tried:
+        return None, (
+            "reach_unproven",
+            "no forward-wheel-forward path reaches a pose touching the target that the Align "
+            "Move (or the door) turns onto this placement",
+            {},
+        )
     what = ", ".join(sorted(clashes, key=lambda k: -clashes[k]))
     return None, (
         "reach_unproven",
-        f"no witness path found: the {min(len(fits), WITNESS_TRIES)} sampled paths that fit "
-        f'(shortest {least:.3f}") run into {what}; neither reached nor proven unreachable',
+        f'no witness path found: the {tried} sampled paths that fit (shortest {least:.3f}") '
+        f"run into {what}; neither reached nor proven unreachable",
         {"distance_in": least},
     )
 
@@ -175,7 +224,12 @@ def _spread(items: list[Approach], n: int) -> list[Approach]:
 
 
 def _t9a_touches(
-    start: BlockPose, end: BlockPose, target: BlockPose, metric: str
+    start: BlockPose,
+    end: BlockPose,
+    target: BlockPose,
+    metric: str,
+    slides_n: int,
+    turn_step_deg: float | None,
 ) -> list[Approach]:
     """T9A: first touches anywhere the Align Move can come from: a front corner (or the flush
     front, slid along the facing) on a point of the end's shared stretch, the block turned up
@@ -191,7 +245,7 @@ def _t9a_touches(
     front = end.facing_segment("front")
     a, b = sorted((seg.along(front.start), seg.along(front.end)))
     d = seg.direction
-    slides = [(lo - b) + (hi - a - lo + b) * i / SLIDES for i in range(SLIDES + 1)]
+    slides = [(lo - b) + (hi - a - lo + b) * i / slides_n for i in range(slides_n + 1)]
     across_d = start.local((start.x + d[0], start.y + d[1]))[0]
     if abs(wrap_deg(end.facing - start.facing)) < 1e-6 and abs(across_d) > 1e-9:
         straight = -start.local((end.x, end.y))[0] / across_d
@@ -204,14 +258,14 @@ def _t9a_touches(
         slid = end.moved(end.x + s * d[0], end.y + s * d[1], end.facing)
         poses.append((kept, slid))
         for t in corners:
-            if a + s - 1e-6 <= t <= b + s + 1e-6:
-                poses += _turned(slid, seg.point_at(t), target)
-    for i in range(SLIDES + 1):
-        t = lo + (hi - lo) * i / SLIDES
+            if turn_step_deg and a + s - 1e-6 <= t <= b + s + 1e-6:
+                poses += _turned(slid, seg.point_at(t), target, turn_step_deg)
+    for i in range(slides_n + 1 if turn_step_deg else 0):
+        t = lo + (hi - lo) * i / slides_n
         for corner_at in (a, b):
             s = t - corner_at
             flush = end.moved(end.x + s * d[0], end.y + s * d[1], end.facing)
-            poses += _turned(flush, seg.point_at(t), target)
+            poses += _turned(flush, seg.point_at(t), target, turn_step_deg)
     out = []
     for kept, before in poses:
         path = one_wheel_to(start, before, metric)
@@ -220,13 +274,15 @@ def _t9a_touches(
     return out
 
 
-def _turned(flush: BlockPose, c: Vec, target: BlockPose) -> list[tuple[Vec, BlockPose]]:
-    """`flush` turned about `c` every TURN_STEP_DEG up to 90 degrees, each way that lifts."""
+def _turned(
+    flush: BlockPose, c: Vec, target: BlockPose, step_deg: float
+) -> list[tuple[Vec, BlockPose]]:
+    """`flush` turned about `c` every `step_deg` up to 90 degrees, each way that lifts."""
     return [
-        (c, rotate_about(flush, c, sign * k * TURN_STEP_DEG))
+        (c, rotate_about(flush, c, sign * k * step_deg))
         for sign in (1.0, -1.0)
         if _lifts(flush, c, sign, target)
-        for k in range(1, round(90 / TURN_STEP_DEG) + 1)
+        for k in range(1, round(90 / step_deg) + 1)
     ]
 
 
