@@ -27,7 +27,7 @@ from chargeopt.geometry.checker.rank_and_file_flush import shared_stretch, touch
 from chargeopt.geometry.checker.rank_and_file_separated import separated
 from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Vec, wrap_deg
-from chargeopt.geometry.rank_and_file.moves import rotate_about
+from chargeopt.geometry.rank_and_file.moves import rotate_about, wheel, wheel_sweep
 from chargeopt.geometry.rank_and_file.obstacles import CHECK_DEPTH_IN, Obstacle, overlaps
 from chargeopt.models import RankAndFileScenario, Violation
 
@@ -37,6 +37,7 @@ ONE_WHEEL_STEP_DEG = 0.1
 ONE_WHEEL_TRIES = 500
 T9A_TRIES = (100, 300, 2000)
 """T9A: paths tried per stage (door and slides; coarse turns; fine turns)."""
+SECOND_WHEEL_TRIES = 40
 
 
 def target_turn_pivot(before: BlockPose, after: BlockPose) -> Vec | None:
@@ -174,7 +175,39 @@ def _t9a_witness(
         yield _t9a_touches(start, end, target, metric, 8, 2.0)
         yield _t9a_touches(start, end, target, metric, 16, 0.5)
 
-    return _first_clash_free(start, stages(), T9A_TRIES, obstacles, poly)
+    found = _first_clash_free(start, stages(), T9A_TRIES, obstacles, poly)
+    if found[0] is not None:
+        return found
+    return _after_a_first_wheel(start, end, target, hinges, obstacles, metric) or found
+
+
+def _after_a_first_wheel(
+    start: BlockPose,
+    end: BlockPose,
+    target: BlockPose,
+    hinges: list[Vec],
+    obstacles: list[Obstacle],
+    metric: str,
+) -> tuple[Approach, tuple[str, str, dict]] | None:
+    """T9A's two-wheel paths: a first wheel where the block stands (every 5 degrees each
+    way, clear of everything), then the coarse one-wheel families from there."""
+    poly = target.polygon
+    for k in range(1, 19):
+        for sign in (-1.0, 1.0):
+            angle = sign * 5.0 * k
+            if _blocked(wheel_sweep(start, angle), obstacles, poly):
+                continue
+            turned = wheel(start, angle)
+            family = approaches(turned, end, hinges, poly, metric, 2.0)
+            family += _t9a_touches(turned, end, target, metric, 8, 2.0)
+            witness, _ = _first_clash_free(turned, [family], (SECOND_WHEEL_TRIES,), obstacles, poly)
+            if witness is not None:
+                return witness, ("", "", {})
+    return None
+
+
+def _blocked(area: Polygon, obstacles: list[Obstacle], target: Polygon) -> bool:
+    return area.distance(target) <= 1e-9 or any(o.blocks(area, CHECK_DEPTH_IN) for o in obstacles)
 
 
 def _first_clash_free(

@@ -105,3 +105,12 @@ def test_one_wheel_inversion_recovers_the_seeds_forward_wheel_forward() -> None:
     chord = one_wheel_to(start, before, "chord")
     assert math.isclose(chord.length_in, 5.0 + 2 * W5 * math.sin(math.pi / 12), abs_tol=1e-9)
     assert one_wheel_to(start, forward(start, -1.0), "arc") is None
+
+
+def test_t9a_end_reached_only_by_two_wheels_passes_written_by_hand() -> None:
+    """A faces east beside B's front (the solver's two-wheel table): the end flush on B's whole
+    front, written by hand, is reached by the checker's own two-wheel witness."""
+    scenario = table(
+        [block("A", "attacker", 31.0, 16.0, 0.0), block("B", "defender", 30.0, 10.0, 90.0)]
+    )
+    assert judge(scenario, FLUSH) == []
