@@ -114,3 +114,24 @@ def test_t9a_end_reached_only_by_two_wheels_passes_written_by_hand() -> None:
         [block("A", "attacker", 31.0, 16.0, 0.0), block("B", "defender", 30.0, 10.0, 90.0)]
     )
     assert judge(scenario, FLUSH) == []
+
+
+def test_a_gap_narrower_than_the_block_is_a_wall_a_wider_one_is_not() -> None:
+    """The centre keeps half the block's smaller side (its depth here, 2.95") from everything:
+    a 2.5" gap in the wall straight ahead is closed (proof), a 6" one lets it through."""
+    middle = 30.0 - W5 / 2
+    for gap, kinds in ((2.5, ["unreachable"]), (6.0, [])):
+        left, right = middle - gap / 2, middle + gap / 2
+        scenario = table(
+            [
+                block("A", "attacker", 30.0 - W5, 18.0, -90.0),
+                block("B", "defender", 30.0, 10.0, 90.0),
+            ],
+            terrain=[
+                [(0.0, 13.5), (left, 13.5), (left, 14.0), (0.0, 14.0)],
+                [(right, 13.5), (48.0, 13.5), (48.0, 14.0), (right, 14.0)],
+            ],
+            roll=10,
+        )
+        found = judge(scenario, FLUSH)
+        assert names(found) == kinds, found
