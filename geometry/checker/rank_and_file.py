@@ -1,13 +1,15 @@
 """The independent judge of a rank-and-file charge (t9a-2022, whfb-6e, tow): from the scenario
-and the result's `blocks` alone (no solver code) it re-measures every rule the ruling claims.
+and where each block of the result stands (unit, x, y, facing; no solver code). Every other key
+of a block is a claim, re-derived and refused when wrong, never trusted.
 
-Rules judged: the Charge Range reaches; the block stays on the board, off impassable terrain,
-overlaps no unit and touches no enemy but its target; its front touches the Target Facing (the
-arc of its front's centre, or any facing under a claimed Blocked Path whose first obstacle
-straight ahead is the target); a claimed full alignment is flush; an unaligned front does not
-pass the facing's line; the initial contact point is still in contact; the counts of models in
-contact are as claimed; combined chargers do not overlap each other. WHFB 6e and TOW add the
-charge move, the one wheel, failed moves and redirects (rank_and_file_reach.py).
+Rules judged: the Charge Range against the distance; board, impassable terrain, other units,
+the target itself (`target_overlap`); the front on the Target Facing (the arc's, or any under
+T9A's Blocked Path when the target is first straight ahead); flush (`not_flush`; T9A's
+Unaligned Charge only where no flush placement nor the target's turn can be); the end reached
+by a charge move from the start (`rank_and_file_reach_end.py`), in some order for combined
+charges; a written path replayed to the written end (`rank_and_file_path.py`); the initial
+contact point kept; models in contact recounted; chargers not overlapping. WHFB 6e and TOW add
+the charge move, the one wheel, failed moves and redirects (`rank_and_file_reach.py`).
 """
 
 from __future__ import annotations
