@@ -56,10 +56,13 @@ class OneWheel:
         return out
 
 
-def one_wheel_to(start: BlockPose, before: BlockPose, metric: str) -> OneWheel | None:
-    """The one path of forward, one wheel, forward from `start` to `before` (None: none)."""
+def one_wheel_to(
+    start: BlockPose, before: BlockPose, metric: str, max_wheel_deg: float = 90.0
+) -> OneWheel | None:
+    """The one path of forward, one wheel (at most `max_wheel_deg` either way), forward from
+    `start` to `before` (None: none)."""
     a = wrap_deg(before.facing - start.facing)
-    if abs(a) > 90.0 + 1e-9:
+    if abs(a) > max_wheel_deg + 1e-9 or abs(abs(a) - 180.0) < 1e-6:
         return None
     if abs(a) < 1e-6:
         across, ahead = start.local((before.x, before.y))
@@ -120,19 +123,25 @@ def approaches(
     target: Polygon,
     metric: str,
     step_deg: float,
+    max_wheel_deg: float = 90.0,
 ) -> list[Approach]:
     """Every sampled approach to `end`, shortest first, the best of each run refined."""
     found: list[Approach] = []
     for hinge, door, before in hinged_poses(end, hinges, target, step_deg):
-        path = one_wheel_to(start, before, metric)
+        path = one_wheel_to(start, before, metric, max_wheel_deg)
         if path is not None:
             found.append(Approach(before, hinge, -door, path))
-    found += _refined(start, end, found, metric, step_deg)
+    found += _refined(start, end, found, metric, step_deg, max_wheel_deg)
     return sorted(found, key=lambda a: a.length_in)
 
 
 def _refined(
-    start: BlockPose, end: BlockPose, found: list[Approach], metric: str, step_deg: float
+    start: BlockPose,
+    end: BlockPose,
+    found: list[Approach],
+    metric: str,
+    step_deg: float,
+    max_wheel_deg: float,
 ) -> list[Approach]:
     """Golden-section refinement of the door angle around each sampled local least length."""
     out = []
@@ -145,18 +154,24 @@ def _refined(
             left = run[i - 1].length_in if i > 0 else math.inf
             right = run[i + 1].length_in if i + 1 < len(run) else math.inf
             if a.length_in <= left and a.length_in <= right:
-                best = _golden(start, end, hinge, -a.door_deg, step_deg, metric)
+                best = _golden(start, end, hinge, -a.door_deg, step_deg, metric, max_wheel_deg)
                 if best is not None:
                     out.append(best)
     return out
 
 
 def _golden(
-    start: BlockPose, end: BlockPose, hinge: Vec, door: float, step_deg: float, metric: str
+    start: BlockPose,
+    end: BlockPose,
+    hinge: Vec,
+    door: float,
+    step_deg: float,
+    metric: str,
+    max_wheel_deg: float,
 ) -> Approach | None:
     def at(beta: float) -> Approach | None:
         before = rotate_about(end, hinge, beta)
-        path = one_wheel_to(start, before, metric)
+        path = one_wheel_to(start, before, metric, max_wheel_deg)
         return Approach(before, hinge, -beta, path) if path is not None else None
 
     def length(beta: float) -> float:

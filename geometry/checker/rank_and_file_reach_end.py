@@ -38,6 +38,8 @@ ONE_WHEEL_TRIES = 500
 T9A_TRIES = (100, 300, 2000)
 """T9A: paths tried per stage (door and slides; coarse turns; fine turns)."""
 SECOND_WHEEL_TRIES = 40
+T9A_WHEEL_DEG = 175.0
+"""T9A's snaking wheels are not held to 90 degrees (the solver's own paths wheel 117.8)."""
 
 
 def target_turn_pivot(before: BlockPose, after: BlockPose) -> Vec | None:
@@ -169,7 +171,7 @@ def _t9a_witness(
     poly = target.polygon
 
     def stages() -> Iterator[list[Approach]]:
-        yield approaches(start, end, hinges, poly, metric, 1.0) + _t9a_touches(
+        yield approaches(start, end, hinges, poly, metric, 1.0, T9A_WHEEL_DEG) + _t9a_touches(
             start, end, target, metric, 8, None
         )
         yield _t9a_touches(start, end, target, metric, 8, 2.0)
@@ -198,7 +200,7 @@ def _after_a_first_wheel(
             if _blocked(wheel_sweep(start, angle), obstacles, poly):
                 continue
             turned = wheel(start, angle)
-            family = approaches(turned, end, hinges, poly, metric, 2.0)
+            family = approaches(turned, end, hinges, poly, metric, 2.0, T9A_WHEEL_DEG)
             family += _t9a_touches(turned, end, target, metric, 8, 2.0)
             witness, _ = _first_clash_free(turned, [family], (SECOND_WHEEL_TRIES,), obstacles, poly)
             if witness is not None:
@@ -301,7 +303,7 @@ def _t9a_touches(
             poses += _turned(flush, seg.point_at(t), target, turn_step_deg)
     out = []
     for kept, before in poses:
-        path = one_wheel_to(start, before, metric)
+        path = one_wheel_to(start, before, metric, T9A_WHEEL_DEG)
         if path is not None:
             out.append(Approach(before, kept, 0.0, path))
     return out
