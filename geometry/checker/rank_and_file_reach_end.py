@@ -19,6 +19,7 @@ from shapely.ops import nearest_points
 
 from chargeopt.geometry.checker.rank_and_file_door import (
     Approach,
+    OneWheel,
     approaches,
     first_clash,
     one_wheel_to,
@@ -27,7 +28,14 @@ from chargeopt.geometry.checker.rank_and_file_flush import shared_stretch, touch
 from chargeopt.geometry.checker.rank_and_file_separated import separated
 from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Vec, wrap_deg
-from chargeopt.geometry.rank_and_file.moves import rotate_about, wheel, wheel_sweep
+from chargeopt.geometry.rank_and_file.moves import (
+    first_hit_ahead,
+    forward,
+    rotate_about,
+    wheel,
+    wheel_sweep,
+    wheel_travel,
+)
 from chargeopt.geometry.rank_and_file.obstacles import CHECK_DEPTH_IN, Obstacle, overlaps
 from chargeopt.models import RankAndFileScenario, Violation
 
@@ -35,9 +43,10 @@ LENGTH_TOL_IN = 0.002
 ONE_WHEEL_STEP_DEG = 0.1
 """6e/tow: the door's angle is sampled this finely, then each least length refined."""
 ONE_WHEEL_TRIES = 500
-T9A_TRIES = (100, 300, 2000)
-"""T9A: paths tried per stage (door and slides; coarse turns; fine turns)."""
+T9A_TRIES = (100, 100, 300, 2000)
+"""T9A: paths tried per stage (driven in; door and slides; coarse turns; fine turns)."""
 SECOND_WHEEL_TRIES = 40
+DRIVE_STEP_DEG = 1.0
 T9A_WHEEL_DEG = 175.0
 """T9A's snaking wheels are not held to 90 degrees (the solver's own paths wheel 117.8)."""
 
@@ -171,6 +180,7 @@ def _t9a_witness(
     poly = target.polygon
 
     def stages() -> Iterator[list[Approach]]:
+        yield _driven_in(start, end, target, metric)
         yield approaches(start, end, hinges, poly, metric, 1.0, T9A_WHEEL_DEG) + _t9a_touches(
             start, end, target, metric, 8, None
         )
@@ -181,6 +191,38 @@ def _t9a_witness(
     if found[0] is not None:
         return found
     return _after_a_first_wheel(start, end, target, hinges, obstacles, metric) or found
+
+
+def _driven_in(start: BlockPose, end: BlockPose, target: BlockPose, metric: str) -> list[Approach]:
+    """T9A: a wheel where the block stands (none, then every DRIVE_STEP_DEG each way), then
+    straight ahead until the front first touches the target at a point of the facing the end
+    stands on that the end still touches (the Align Move keeps it)."""
+    on = touched_facing(end, target)
+    if on is None:
+        return []
+    facing = LineString([on.facing.start, on.facing.end])
+    out = []
+    steps = round(T9A_WHEEL_DEG / DRIVE_STEP_DEG)
+    for angle in [0.0, *(s * k * DRIVE_STEP_DEG for k in range(1, steps + 1) for s in (1, -1))]:
+        turned = wheel(start, angle)
+        if turned.polygon.distance(target.polygon) <= CONTACT_TOLERANCE_IN:
+            continue
+        hit = first_hit_ahead(turned, {"target": target.polygon})
+        if hit is None:
+            continue
+        before = forward(turned, hit[1])
+        front = before.facing_segment("front")
+        c, _ = nearest_points(facing, LineString([front.start, front.end]))
+        if c.distance(LineString([front.start, front.end])) > CONTACT_TOLERANCE_IN:
+            continue
+        if c.distance(end.polygon) > CONTACT_TOLERANCE_IN:
+            continue
+        travel = wheel_travel(start.width_in, angle, metric)
+        path = OneWheel(0.0, angle, hit[1], travel + hit[1])
+        if angle == 0:
+            path = OneWheel(hit[1], 0.0, 0.0, hit[1])
+        out.append(Approach(before, (c.x, c.y), 0.0, path))
+    return out
 
 
 def _after_a_first_wheel(
