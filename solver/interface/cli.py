@@ -409,13 +409,18 @@ def precision_line(precision_in: float) -> str:
     )
 
 
-def _same_action(scenario: Scenario, result: Result, result_file: str) -> None:
+def _same_action(
+    scenario: Scenario | RankAndFileScenario, result: Result, result_file: str
+) -> None:
     """Refuse a result written for another action than the scenario's."""
     if result.action is None:
         return
+    want_unit = scenario.action.unit
+    if isinstance(scenario, RankAndFileScenario) and want_unit is None:
+        want_unit = scenario.action.chargers[0]
     for key, got, want in (
         ("action.kind", result.action.kind, str(scenario.action.kind)),
-        ("action.unit", result.action.unit, scenario.action.unit),
+        ("action.unit", result.action.unit, want_unit),
     ):
         if got != want:
             raise ScenarioError(
