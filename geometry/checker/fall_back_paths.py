@@ -1,7 +1,8 @@
 """Two fall back rules judged on the models' paths together (40k-assault-4e, seed 001): no
 doubling back (one direction d for the whole unit along which every leg gains, each path
-turning one way only), and mates not walked through (some order of single moves in which each path
-clears the mates already moved, at their ends, and those not yet moved, at their starts)."""
+turning one way only and keeping to a quarter turn on one side of d), and mates not walked
+through (some order of single moves in which each path clears the mates already moved, at
+their ends, and those not yet moved, at their starts)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ def doubled_back(
 ) -> Iterator[Violation]:
     """`doubled_back` when a path turns both ways (a zig-zag: its legs' headings do not turn
     one way only), or when no direction d (within 90 degrees of straight toward the own edge)
-    has every leg of every path gaining strictly along it (a there-and-back)."""
+    has every leg of every path gaining strictly along it with each path's legs within a
+    quarter turn on one side of d (a there-and-back, or a path sweeping more than a quarter
+    turn)."""
     legs = {m: _leg_angles(path, toward, slack_in) for m, path in paths.items()}
     both_ways = [m for m, a in legs.items() if not _one_way(a)]
     for m in both_ways:
@@ -36,13 +39,13 @@ def doubled_back(
         )
     if both_ways:
         return
-    every = [a for m in legs for a in legs[m]]
-    if every and not _gaining(every):
+    moved = {m: a for m, a in legs.items() if a}
+    if moved and not _one_direction(list(moved.values())):
         yield Violation(
             kind="doubled_back",
-            models=tuple(m for m, a in legs.items() if a),
+            models=tuple(moved),
             message="the unit doubles back: no one direction has every leg of every model's "
-            "path gaining along it (a there-and-back)",
+            "path gaining along it, each path keeping to a quarter turn on one side of it",
         )
 
 
@@ -68,12 +71,26 @@ def _one_way(angles: list[tuple[float, float]]) -> bool:
     return all(t >= -lean for t, lean in turns) or all(t <= lean for t, lean in turns)
 
 
-def _gaining(angles: list[tuple[float, float]]) -> bool:
+def _one_direction(models: list[list[tuple[float, float]]]) -> bool:
     """Whether some d in [-90, 90] has |phi - d| < 90 for every leg (strict: a leg straight
-    across d gains nothing along it)."""
-    low = max(phi for phi, _ in angles) - RIGHT_DEG
-    high = min(phi for phi, _ in angles) + RIGHT_DEG
-    return low < high and low < RIGHT_DEG and high > -RIGHT_DEG
+    across d gains nothing) and each model's legs all at or past d on one side (within their
+    leans): between d and d + 90, or between d - 90 and d."""
+    every = [leg for legs in models for leg in legs]
+    ends = {-RIGHT_DEG, RIGHT_DEG}
+    for phi, lean in every:
+        ends |= {phi - RIGHT_DEG, phi + RIGHT_DEG, phi + lean, phi - lean}
+    points = sorted(e for e in ends if -RIGHT_DEG <= e <= RIGHT_DEG)
+    tries = points + [(a + b) / 2 for a, b in itertools.pairwise(points)]
+    return any(_fits(d, every, models) for d in tries)
+
+
+def _fits(d: float, every: list[tuple[float, float]], models: list[list]) -> bool:
+    if any(abs(phi - d) >= RIGHT_DEG for phi, _ in every):
+        return False
+    return all(
+        all(phi >= d - lean for phi, lean in legs) or all(phi <= d + lean for phi, lean in legs)
+        for legs in models
+    )
 
 
 def mates_in_the_way(
@@ -82,8 +99,7 @@ def mates_in_the_way(
     """`path_blocked` when a path runs through a mate both where it stood and where it ends,
     or when no order of the single moves keeps every path clear of the mates' bases."""
     lines = {
-        m: LineString(p) if len(p) > 1 and p[0] != p[-1] else Point(p[0])
-        for m, p in paths.items()
+        m: LineString(p) if len(p) > 1 and p[0] != p[-1] else Point(p[0]) for m, p in paths.items()
     }
     first: dict[str, set[str]] = {m: set() for m in paths}
     """first[k]: the models that must move before k."""
