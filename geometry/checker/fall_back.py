@@ -107,6 +107,7 @@ class _Judge:
         yield from mates_in_the_way(
             self.paths, {m: fp.radius_in for m, fp in self.starts.items()}, self.slack
         )
+        yield from self._on_board()
         yield from self._end()
 
     def _path_ends(self) -> Iterator[Violation]:
@@ -269,6 +270,27 @@ class _Judge:
         feet = [Footprint(start.base, x, y, start.z, start.facing).polygon for x, y in path]
         legs = [shapely.convex_hull(shapely.union(a, b)) for a, b in itertools.pairwise(feet)]
         return shapely.union_all(legs or feet)
+
+    def _on_board(self) -> Iterator[Violation]:
+        """Every corner of a round base's path keeps the base on the board (its legs then do)."""
+        board = self.scenario.board
+        for m in self.models:
+            start = self.starts[m.id]
+            if not start.is_round:
+                continue
+            r = start.radius_in
+            for x, y in self.paths[m.id][1:-1]:
+                over = max(r - x, r - y, x + r - board.width, y + r - board.height)
+                if over > self.slack:
+                    yield Violation(
+                        kind="off_board",
+                        models=(m.id,),
+                        message=f"model {m.id!r}'s path passes {_xy((x, y))}, {over:.3f}\" "
+                        "beyond the board's edge",
+                        distance_in=over,
+                        limit_in=0.0,
+                    )
+                    break
 
     def _end(self) -> Iterator[Violation]:
         ends = {m.id: self._footprint(m, *self.paths[m.id][-1]) for m in self.models}

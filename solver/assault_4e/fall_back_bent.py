@@ -45,12 +45,23 @@ def search_bent(field: FallBackField, length_in: float) -> Bent | None:
     shared = _firsts(field, WHOLE_UNIT_LENGTHS_IN, length_in)
     for heading_deg in HEADINGS_DEG:
         theta = math.radians(heading_deg)
-        found = _each_model(
-            field, length_in, theta, [v for v in firsts if _turn_ok(field, v, theta)]
-        ) or _whole_unit(field, length_in, theta, [v for v in shared if _turn_ok(field, v, theta)])
+        steps = [v for v in firsts if _turn_ok(field, v, theta)]
+        found = _each_model(field, length_in, theta, steps) or _whole_unit(
+            field, length_in, theta, [v for v in shared if _turn_ok(field, v, theta)]
+        )
         if found is not None:
-            return found
+            further = _each_model(
+                field, length_in, theta, _furthest_first(field, steps, theta, length_in)
+            )
+            return further if further and further.progress_in > found.progress_in else found
     return None
+
+
+def _furthest_first(field: FallBackField, steps: list, theta: float, length_in: float) -> list:
+    """The first legs ordered by how far toward the edge the path then ends (furthest first)."""
+    ahead = field.heading(theta) @ field.toward
+    gain = [float(v @ field.toward) + (length_in - float(np.hypot(*v))) * ahead for v in steps]
+    return [steps[k] for k in np.argsort(gain)[::-1]]
 
 
 def _firsts(field: FallBackField, lengths: tuple[float, ...], length_in: float) -> list:

@@ -25,9 +25,11 @@ from shapely.geometry.base import BaseGeometry
 from chargeopt.solver.assault_4e.fall_back_field import FallBackField
 
 CELL_IN = 0.05
-EDGE_TOUCH_IN = 0.005
+EDGE_TOUCH_IN = 0.00501
 """A base this close to its own edge has reached it (the checker's contact tolerance)."""
 BOARD = "the board's edge"
+JUDGED_IN = 1e-5
+"""More than the checker's numerical slack on every limit: a path may stand that deep."""
 NONE = -1e3
 """K where no path reaches."""
 SEGMENT = 1e4
@@ -64,7 +66,7 @@ class ModelCells:
             + self.v.reshape(-1, 1) * side[None, :]
         )
         depth, which = _depth(field, model, centres)
-        self.blocked = (depth > h / math.sqrt(2)).reshape(self.u.shape)
+        self.blocked = (depth > h / math.sqrt(2) + JUDGED_IN).reshape(self.u.shape)
         self.blocked[0, self.v0] = False
         self.which = which.reshape(self.u.shape)
         self.labels = (*tuple(b.label for b in field.blockers), BOARD)
@@ -104,7 +106,7 @@ class ModelCells:
         )
         depth, which = _depth(field, self.model, centres)
         reach_room = h / 2 * max(np.hypot(*(e_lo + e_hi)), np.hypot(*(e_lo - e_hi)))
-        blocked = (depth.reshape(n, n) > reach_room) | ~keep
+        blocked = (depth.reshape(n, n) > reach_room + JUDGED_IN) | ~keep
         blocked[0, 0] = False
         k = np.full((n, n), NONE)
         k[0, 0] = 0.0

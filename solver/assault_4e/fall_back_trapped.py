@@ -18,6 +18,8 @@ MIN_RANGE_RAD = math.radians(2.5)
 MAX_RANGES = 48
 """Ranges examined at most per move length (each costs a scan per model and cone)."""
 QUARTER = math.pi / 2
+FULL_SLACK_IN = 0.0021
+"""The checker counts a path this much short of the move as full (two written positions)."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ class TrappedProver:
             return None
         for i in sorted(range(n), key=lambda i: i != self._last):
             r = self.bound(lo, hi, i)
-            if r.longest_in < move_in:
+            if r.longest_in < move_in - FULL_SLACK_IN:
                 self._last = i
                 return Blocked(lo, hi, self.field.model_ids[i], r.longest_in, r.stopped_by)
         return None
