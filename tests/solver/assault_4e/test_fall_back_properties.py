@@ -74,3 +74,37 @@ def _straight_moves_the_checker_accepts(scenario: Scenario) -> list[tuple[float,
             if not check_placement(scenario, ends):
                 found.append((heading, distance))
     return found
+
+
+@st.composite
+def hemmed_in(draw: st.DrawFn):
+    """1-3 marines with a wall 0.02-0.6" behind their bases and two enemies that did not fight
+    them on the flanks, 1.5-3" out: often Trapped!, sometimes only just not."""
+    count = draw(st.integers(1, 3))
+    attackers = [(13.0 + 2 * i, 10.0) for i in range(count)]
+    gap = draw(st.integers(1, 30)) / 50
+    top = 10.0 + 16 / 25.4 + gap
+    reach = [draw(st.integers(15, 30)) / 10 for _ in range(2)]
+    enemies = {
+        "B": [(13.0 + count - 1, 8.6)],
+        "C": [(13.0 - reach[0] - 1, 8.5 + draw(tenths) / 5)],
+        "D": [(13.0 + 2 * (count - 1) + reach[1] + 1, 8.5 + draw(tenths) / 5)],
+    }
+    terrain = [box(5.0, top, 25.0, top + 1.0, "wall")]
+    roll = draw(st.integers(2, 12))
+    return fall_back(attackers, enemies, roll=roll, fought_by=("B",), terrain=terrain)
+
+
+@sampled_layouts(10)
+@given(hemmed_in())
+def test_no_trapped_verdict_is_refuted_by_a_random_bent_route(scenario) -> None:
+    """Trapped! stands against the randomised bent-route search; any move passes the checker."""
+    try:
+        result = solve(scenario, time_limit=5.0)
+    except ScenarioError:
+        assume(False)
+        return
+    if result.status == Status.INFEASIBLE:
+        assert random_fall_back(scenario, scenario.action.roll or 0, tries=10) is None
+    if result.status in (Status.OPTIMAL, Status.FEASIBLE):
+        assert check_placement(scenario, result.placements) == []
