@@ -129,3 +129,27 @@ def test_mates_are_not_walked_through() -> None:
     assert kinds(scenario, *ends) == []
     through = [ends[0], {"model": "A2", "x": 15.0, "y": 10.0}, ends[2]]
     assert "path_blocked" in kinds(scenario, *through)
+
+
+def test_more_than_a_quarter_turn_is_doubling_back() -> None:
+    """Turning one way from 80 degrees left of straight back to 80 right (a U-turn in all
+    but name) has no d with both legs within a quarter turn on one side: refused."""
+    open_field = fall_back([(15.0, 10.0)], {}, roll=6)
+    s, c = math.sin(math.radians(80)), math.cos(math.radians(80))
+    mid = (15.0 - 3 * s, 10.0 + 3 * c)
+    end = (mid[0] + 3 * s, mid[1] + 3 * c)
+    path = [(15.0, 10.0), mid, end]
+    got = kinds(open_field, {"model": "A1", "x": end[0], "y": end[1], "path": path})
+    assert got == ["doubled_back"]
+
+
+def test_a_path_corner_off_the_board_is_refused() -> None:
+    """A corner 1" past the left edge (the base 1.63" off) is off the board mid-move, though
+    the path ends back on it (7" in all: 3.606" out, 3.394" back)."""
+    scenario = fall_back([(2.0, 10.0)], {}, roll=7)
+    back = 7 - math.hypot(3, 2)
+    end = (1.0, 12.0 + math.sqrt(back**2 - 4))
+    path = [(2.0, 10.0), (-1.0, 12.0), end]
+    violations = check_placement(scenario, [Placement(model="A1", x=end[0], y=end[1], path=path)])
+    off = [v for v in violations if v.kind == "off_board"]
+    assert len(off) == 1 and off[0].distance_in == pytest.approx(1 + R, abs=1e-6)
