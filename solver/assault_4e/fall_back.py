@@ -24,7 +24,7 @@ from chargeopt.solver.assault_4e.fall_back_reach import furthest_in
 from chargeopt.solver.assault_4e.fall_back_search import CLOSE_ENOUGH_IN, Probe, Search, search
 from chargeopt.solver.assault_4e.fall_back_trapped import START_RANGES, TrappedProver
 from chargeopt.solver.core.dice import sum_counts
-from chargeopt.solver.core.tolerances import JSON_DECIMALS, MARGIN_IN
+from chargeopt.solver.core.tolerances import JSON_DECIMALS, JSON_ERROR_IN, MARGIN_IN
 from chargeopt.solver.options import SolveOptions
 
 
@@ -76,9 +76,16 @@ def _not_straight(scenario: Scenario, field: FallBackField, roll: int, found: Se
         verdict = prover.prove(_least_move(field, roll))
     if verdict.trapped:
         return trapped_result(scenario, field, roll, verdict, found)
-    exact = search(FallBackField(scenario, margin_in=0.0), float(roll))
+    written = FallBackField(scenario, margin_in=JSON_ERROR_IN)
+    exact = search(written, float(roll))
     if exact.best is not None:
         return _measured(scenario, field, roll, exact.best)
+    for length in _lengths(field, roll):
+        bent = search_bent(written, length)
+        if bent is not None:
+            result = bent_result(scenario, field, roll, bent)
+            note = "Legal as measured, inside the margin kept; bent around what blocks it"
+            return result.model_copy(update={"stats": {**result.stats, "note": note}})
     return Result(
         scenario=scenario.name,
         ruleset=scenario.ruleset,
@@ -191,7 +198,9 @@ def _roll_verdict(
         return False
     if search(exact, float(roll), first_legal=True).best is not None:
         return False
-    return True if prover.prove(move).trapped else None
+    if prover.prove(move).trapped:
+        return True
+    return False if any(search_bent(exact, n) for n in _lengths(field, roll)) else None
 
 
 def _chance(scenario: Scenario, field: FallBackField) -> Result:
@@ -202,7 +211,7 @@ def _chance(scenario: Scenario, field: FallBackField) -> Result:
     rows = []
     trapped = unsure = 0
     prover = TrappedProver(field, float(6 * dice))
-    exact = FallBackField(scenario, margin_in=0.0)
+    exact = FallBackField(scenario, margin_in=JSON_ERROR_IN)
     for roll, count in sorted(counts.items()):
         verdict = _roll_verdict(field, exact, prover, roll)
         rows.append({"roll": roll, "trapped": verdict, "proven": verdict is not None})

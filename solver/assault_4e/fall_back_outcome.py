@@ -114,5 +114,6 @@ def trapped_words(field: FallBackField, roll: int, verdict: Verdict) -> str:
         f"toward the {edge} edge (headings in degrees from +x toward +y): {'; '.join(parts)}. "
         "Covered: every route of every model whose legs keep within a quarter turn of d "
         "(every bent route the reading allows; mates and coherency ignored), each bounded "
-        f'from above on cells of 0.05" over {len(verdict.proven)} ranges of d.'
+        f'from above on cells of 0.05" (finer where needed) over {len(verdict.proven)} ranges '
+        "of d."
     )

@@ -49,10 +49,12 @@ class Reach:
 class ModelCells:
     """One model's cells out to `reach_in`: which are blocked, and by what."""
 
-    def __init__(self, field: FallBackField, model: int, reach_in: float) -> None:
+    def __init__(
+        self, field: FallBackField, model: int, reach_in: float, cell_in: float = CELL_IN
+    ) -> None:
         self.field = field
         self.model = model
-        h = CELL_IN
+        self.h = h = cell_in
         self.nu = math.ceil(reach_in / h) + 2
         self.nv = 2 * self.nu + 1
         self.v0 = self.nu
@@ -86,7 +88,7 @@ class ModelCells:
 
     def furthest_in(self, length_in: float) -> float:
         """The furthest toward the edge any cell this model reaches within `length_in`."""
-        h = CELL_IN
+        h = self.h
         pieces = _pieces(-math.pi / 2, math.pi / 2)
         ever = self._chain(pieces)[3] | self._chain(pieces[::-1])[3]
         near = np.hypot(self.u, self.v) <= length_in + h
@@ -96,7 +98,7 @@ class ModelCells:
         """The bound over every path with headings in [lo, hi] (width under a half turn): in
         the cone's own coordinates q - p = a e_lo + b e_hi a path is monotone in a and b and
         no longer than a + b; parallelogram cells of side h scanned as in `_scan`."""
-        field, h = self.field, CELL_IN
+        field, h = self.field, self.h
         e_lo, e_hi = field.heading(lo), field.heading(hi)
         n = self.nu
         i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
@@ -122,7 +124,7 @@ class ModelCells:
         return Reach(longest, edge, stopped)
 
     def _chain(self, pieces: list[tuple[float, float]]) -> tuple:
-        h = CELL_IN
+        h = self.h
         k = np.full(self.u.shape, NONE)
         longest = 0.0
         g_prev: np.ndarray | None = None

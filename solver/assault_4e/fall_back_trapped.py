@@ -11,13 +11,16 @@ import math
 from dataclasses import dataclass, field
 
 from chargeopt.solver.assault_4e.fall_back_field import FallBackField
-from chargeopt.solver.assault_4e.fall_back_reach import EDGE_TOUCH_IN, ModelCells, Reach
+from chargeopt.solver.assault_4e.fall_back_reach import CELL_IN, EDGE_TOUCH_IN, ModelCells, Reach
 
 START_RANGES = 8
 MIN_RANGE_RAD = math.radians(2.5)
 MAX_RANGES = 48
 """Ranges examined at most per move length (each costs a scan per model and cone)."""
 QUARTER = math.pi / 2
+FINE_CELL_IN = 0.01
+FINE_CELLS = 400
+"""Open ranges are tried again on cells of reach / 400, at least 0.01"."""
 FULL_SLACK_IN = 0.0021
 """The checker counts a path this much short of the move as full (two written positions)."""
 
@@ -49,9 +52,13 @@ class Verdict:
 class TrappedProver:
     """Built once per scenario for the longest move asked; each range's bounds are kept."""
 
-    def __init__(self, field_: FallBackField, longest_move_in: float) -> None:
+    def __init__(
+        self, field_: FallBackField, longest_move_in: float, cell_in: float = CELL_IN
+    ) -> None:
         self.field = field_
+        self.cell_in = cell_in
         self.reach_in = longest_move_in + 0.5
+        self._fine: TrappedProver | None = None
         self._cells: dict[int, ModelCells] = {}
         self._known: dict[tuple[float, float, int], Reach] = {}
         self._last = 0
@@ -62,7 +69,7 @@ class TrappedProver:
         key = (lo, hi, model)
         if key not in self._known:
             if model not in self._cells:
-                self._cells[model] = ModelCells(self.field, model, self.reach_in)
+                self._cells[model] = ModelCells(self.field, model, self.reach_in, self.cell_in)
             cells = self._cells[model]
             one = cells.reach(lo, min(hi + QUARTER, QUARTER))
             other = cells.reach(max(lo - QUARTER, -QUARTER), hi)
@@ -92,8 +99,25 @@ class TrappedProver:
                 todo += [(mid, hi), (lo, mid)]
             else:
                 out.open.append((lo, hi))
+        if out.open and most_ranges >= MAX_RANGES:
+            self._refine(out, move_in)
         out.proven.sort(key=lambda b: b.lo)
         return out
+
+    def _refine(self, out: Verdict, move_in: float) -> None:
+        """The ranges left open tried again on finer cells (a bound closer to the truth)."""
+        fine_in = max(FINE_CELL_IN, self.reach_in / FINE_CELLS)
+        if fine_in >= self.cell_in:
+            return
+        self._fine = self._fine or TrappedProver(self.field, self.reach_in - 0.5, fine_in)
+        still = []
+        for lo, hi in out.open:
+            blocked = self._fine._blocked(lo, hi, move_in)
+            if blocked is None:
+                still.append((lo, hi))
+            else:
+                out.proven.append(blocked)
+        out.open = still
 
     def _blocked(self, lo: float, hi: float, move_in: float) -> Blocked | None:
         """Some model that cannot make the move for any d of the range, tried in the order
