@@ -22,7 +22,7 @@ COHERENCY_IN = 2.0
 HEADINGS_DEG = tuple(sorted((*range(-90, 91, 5), -89, 89), key=abs))
 FIRST_HEADINGS_DEG = (*range(-90, 91, 5), -89, 89)
 FIRST_LENGTHS_IN = tuple(k / 20 for k in range(1, 21)) + tuple(1 + k / 5 for k in range(1, 16))
-WHOLE_UNIT_LENGTHS_IN = (0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.4, 2.0, 2.5, 3.0, 4.0)
+WHOLE_UNIT_LENGTHS_IN = (0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.4, 2.0, 2.5, 3.0, 4.0, *range(5, 17))
 MAX_TURN_DEG = 89.5
 """A first leg keeps this close to the common heading, so each leg gains along it."""
 
