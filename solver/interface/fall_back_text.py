@@ -34,7 +34,7 @@ def summarise_fall_back(result: Result, head: str) -> str:
     elif result.status == Status.UNKNOWN and not result.violations:
         lines.append(
             f"Neither a legal fall back nor a proof of Trapped!: "
-            f"{result.stats.get('sectors_open', 0)} sectors of headings left open"
+            f"{result.stats.get('sectors_open', 0)} ranges of directions left open"
         )
     if result.violations:
         lines.append(f"The independent checker found {len(result.violations)} violation(s):")
