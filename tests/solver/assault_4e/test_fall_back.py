@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from fall_back_builders import R, against_wall, before_difficult, pocket
+from fall_back_builders import R, against_wall, before_difficult, fall_back, pocket
 
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Status
@@ -87,3 +87,14 @@ def test_trapped_chance_against_wall() -> None:
     assert result.trapped_chance == "13/18"
     assert result.stats["trapped_chance_at_most"] == "11/12"
     assert [r["trapped"] for r in result.rolls] == [False, False, None, None] + [True] * 7
+
+
+def test_a_unit_near_its_edge_reaches_it() -> None:
+    """1.37" from the bottom edge (24 - 22 - R) with a roll of 9: the move ends at the edge,
+    within the checker's 0.005", as far toward it as any route (optimal)."""
+    scenario = fall_back([(10.0, 22.0), (12.0, 22.0)], {"C": [(11.0, 19.0)]}, roll=9)
+    result = solve(scenario)
+    assert result.status == Status.OPTIMAL
+    assert result.objective["progress_in"] >= 24 - 22 - R - 0.012
+    assert all(24 - p.y - R <= 0.005 for p in result.placements)
+    assert check_placement(scenario, result.placements) == []
