@@ -77,7 +77,7 @@ def pocket(*, roll: int | None, fast: bool = False, side_gap: float = 0.02) -> S
     )
 
 
-def before_difficult(roll: int) -> Scenario:
+def before_difficult(roll: int, *, enemy: tuple[float, float] = (25.0, 3.0)) -> Scenario:
     """One marine at (10, 10) between impassable blocks 0.02" clear of it on each side, with
     difficult ground 5" behind its base (from y = 15.63)."""
     patch = {
@@ -87,4 +87,43 @@ def before_difficult(roll: int) -> Scenario:
     }
     left, right = 10.0 - R - 0.02, 10.0 + R + 0.02
     terrain = [box(6.0, 9.0, left, 22.0, "left"), box(right, 9.0, 14.0, 22.0, "right"), patch]
-    return fall_back([(10.0, 10.0)], {"C": [(25.0, 3.0)]}, roll=roll, terrain=terrain)
+    return fall_back([(10.0, 10.0)], {"C": [enemy]}, roll=roll, terrain=terrain)
+
+
+def rock_in_corridor(*, roll: int | None) -> Scenario:
+    """Three marines 2.2" apart at y = 10 between two walls 0.05" clear of the outer bases,
+    and a rock 0.3" wide 0.1" behind the middle one's base: no straight move of the unit gets
+    past it, but the middle model can side-step 0.8" and run on."""
+    left, right = 7.8 - R - 0.05, 12.2 + R + 0.05
+    return fall_back(
+        [(7.8, 10.0), (10.0, 10.0), (12.2, 10.0)],
+        {"C": [(25.0, 3.0)]},
+        roll=roll,
+        terrain=[
+            box(3.0, 9.0, left, 24.0, "west"),
+            box(right, 9.0, 17.0, 24.0, "east"),
+            box(9.85, 10.0 + R + 0.1, 10.15, 20.0, "rock"),
+        ],
+    )
+
+
+def wall_with_an_end(*, roll: int | None) -> Scenario:
+    """One marine at (10, 10) with a wall 0.07" behind its base ending at x = 11.5, a block
+    0.05" clear of its left side and another from x = 13.5: it must step right past the
+    wall's end, then go down the gap."""
+    return fall_back(
+        [(10.0, 10.0)],
+        {"C": [(25.0, 3.0)]},
+        roll=roll,
+        terrain=[
+            box(4.0, 10.7, 11.5, 11.5, "wall"),
+            box(4.0, 8.0, 10.0 - R - 0.05, 10.7, "left"),
+            box(13.5, 9.0, 16.0, 24.0, "block"),
+        ],
+    )
+
+
+def halved_with_little_to_spare(spare_in: float) -> Scenario:
+    """`before_difficult` with enemy C1 standing in the mud so that the halved move of a roll
+    of 8 (4") ends `spare_in` outside its 1"."""
+    return before_difficult(8, enemy=(10.0, 14.0 + 2 * R + 1.0 + spare_in))

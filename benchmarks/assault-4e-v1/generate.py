@@ -91,7 +91,10 @@ LAYOUTS = {
 }
 
 HAND_WRITTEN = {
-    "t1-trapped-against-rocks.toml": ("infeasible", "Trapped! against rocks, flanked by C and D"),
+    "t1-trapped-against-rocks.toml": (
+        "open",
+        "Not Trapped!: the marines drop under D1's 1 inch and run along the rocks (chance 0)",
+    ),
     "e1-just-escapes.toml": ("open", "A fall back that just escapes on 7 (trapped on 8)"),
 }
 """Fall back layouts written by hand (their files are kept as they are): known and note."""

@@ -1,11 +1,12 @@
 """The 40k-assault-4e fall back (seed 001), judged from the models' paths: each model moves
 the full distance (the roll, halved if the move of the roll goes into, out of or through
 difficult terrain; less only where the unit reaches its own table edge), never away from that
-edge, inside the corridor between the unit's outermost models along its mean heading, around
-impassable terrain, walls and every other model, never closer than 1" to an enemy that did not
-fight it (nor closer than it started, if it started nearer), and ends on the board, not
-overlapping its mates, in 2" coherency. A placement without `path` moved in a straight line.
-Written independently of the solver (which moves the unit as one block)."""
+edge and without doubling back (one direction d for the whole unit along which every leg
+gains, no model's path turning back across d), around impassable terrain, walls and every
+other model (mates one at a time, in some order), never closer than 1" to an enemy that did
+not fight it (nor closer than it started, if it started nearer), and ends where it is written,
+on the board, not overlapping its mates, in 2" coherency. A placement without `path` moved in
+a straight line. Written independently of the solver."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry.checker.coherency import linked_groups
+from chargeopt.geometry.checker.fall_back_paths import doubled_back, mates_in_the_way
 from chargeopt.geometry.footprints import Footprint, edge_distance
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import (
@@ -34,7 +36,6 @@ from chargeopt.models import (
 FALL_BACK_KINDS = (
     "not_full_move",
     "doubled_back",
-    "outside_corridor",
     "path_blocked",
     "within_1in_of_enemy",
     "path_mismatch",
@@ -85,6 +86,7 @@ class _Judge:
         self.models = self.unit.models
         self.starts = {m.id: self._footprint(m, m.x, m.y) for m in self.models}
         self.paths = {m.id: self._path(m, chosen.get(m.id)) for m in self.models}
+        self.written = {m.id: chosen[m.id] for m in self.models if m.id in chosen}
 
     def _footprint(self, m: GameModel, x: float, y: float) -> Footprint:
         return Footprint(self.unit.base_of(m), x, y, m.z, m.facing)
@@ -99,9 +101,13 @@ class _Judge:
     def violations(self) -> Iterator[Violation]:
         yield from self._path_ends()
         yield from self._distance()
-        yield from self._direction()
-        yield from self._corridor()
+        away = list(self._direction())
+        yield from away or doubled_back(self.paths, self.toward, self.slack)
         yield from self._obstacles()
+        yield from mates_in_the_way(
+            self.paths, {m: fp.radius_in for m, fp in self.starts.items()}, self.slack
+        )
+        yield from self._on_board()
         yield from self._end()
 
     def _path_ends(self) -> Iterator[Violation]:
@@ -113,6 +119,16 @@ class _Judge:
                     models=(m.id,),
                     message=f"model {m.id!r}'s path starts at {_xy(path[0])}, not where it "
                     f"stands ({_xy((m.x, m.y))})",
+                )
+            p = self.written.get(m.id)
+            if p is not None and math.dist(path[-1], (p.x, p.y)) > self.slack:
+                yield Violation(
+                    kind="path_mismatch",
+                    models=(m.id,),
+                    message=f"model {m.id!r} is written at {_xy((p.x, p.y))} but its path ends "
+                    f"at {_xy(path[-1])}",
+                    distance_in=math.dist(path[-1], (p.x, p.y)),
+                    limit_in=0.0,
                 )
 
     def _length(self, model_id: str) -> float:
@@ -197,33 +213,6 @@ class _Judge:
                     )
                     break
 
-    def _corridor(self) -> Iterator[Violation]:
-        shift = np.mean(
-            [np.subtract(self.paths[m.id][-1], self.paths[m.id][0]) for m in self.models], axis=0
-        )
-        size = float(np.hypot(*shift))
-        if size < 1e-9:
-            return
-        across = np.array([-shift[1], shift[0]]) / size
-        spans = [(float(np.dot((fp.x, fp.y), across)), fp.radius_in) for fp in self.starts.values()]
-        low = min(t - r for t, r in spans)
-        high = max(t + r for t, r in spans)
-        for m in self.models:
-            r = self.starts[m.id].radius_in
-            for q in self.paths[m.id]:
-                t = float(np.dot(q, across))
-                out = max(low - (t - r), (t + r) - high)
-                if out > self.slack:
-                    yield Violation(
-                        kind="outside_corridor",
-                        models=(m.id,),
-                        message=f'model {m.id!r} passes {_xy(q)}, {out:.3f}" outside the '
-                        "corridor between the unit's outermost models",
-                        distance_in=out,
-                        limit_in=0.0,
-                    )
-                    break
-
     def _obstacles(self) -> Iterator[Violation]:
         fought = set(self.scenario.action.fought_by)
         blockers: list[tuple[str, BaseGeometry, float, bool, str]] = [
@@ -281,6 +270,27 @@ class _Judge:
         feet = [Footprint(start.base, x, y, start.z, start.facing).polygon for x, y in path]
         legs = [shapely.convex_hull(shapely.union(a, b)) for a, b in itertools.pairwise(feet)]
         return shapely.union_all(legs or feet)
+
+    def _on_board(self) -> Iterator[Violation]:
+        """Every corner of a round base's path keeps the base on the board (its legs then do)."""
+        board = self.scenario.board
+        for m in self.models:
+            start = self.starts[m.id]
+            if not start.is_round:
+                continue
+            r = start.radius_in
+            for x, y in self.paths[m.id][1:-1]:
+                over = max(r - x, r - y, x + r - board.width, y + r - board.height)
+                if over > self.slack:
+                    yield Violation(
+                        kind="off_board",
+                        models=(m.id,),
+                        message=f"model {m.id!r}'s path passes {_xy((x, y))}, {over:.3f}\" "
+                        "beyond the board's edge",
+                        distance_in=over,
+                        limit_in=0.0,
+                    )
+                    break
 
     def _end(self) -> Iterator[Violation]:
         ends = {m.id: self._footprint(m, *self.paths[m.id][-1]) for m in self.models}

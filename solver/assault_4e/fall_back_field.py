@@ -25,6 +25,10 @@ from chargeopt.models import RoundBase, Scenario, TableEdge, TerrainKind, Unsupp
 ZONE_IN = 1.0
 """A falling back model may not come within 1" of an enemy that did not fight it."""
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.WALL)
+OWN_EDGE_KEEP_IN = 0.0015
+"""A move that stops at the own edge may end this close to it (the search stops 0.002" short;
+the written rounding takes 0.0007" of it): it has reached the edge, within the 0.005" the
+checker allows, and stays on the board."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,9 @@ class FallBackField:
         """Per model and blocker, the deepest a chosen move may run: the margin's clearance,
         or for a base that starts closer than that (in contact with an enemy that fought it),
         no deeper than it starts."""
+        own = {TableEdge.LEFT: 0, TableEdge.TOP: 1, TableEdge.RIGHT: 2, TableEdge.BOTTOM: 3}
+        side = own[action.table_edge]
+        self.board_limits[:, side] = np.maximum(self.board_limits[:, side], -OWN_EDGE_KEEP_IN)
         field = Battlefield.from_scenario(scenario)
         difficult = [p.shape for p in field.of_kind(TerrainKind.DIFFICULT)]
         self.difficult = shapely.union_all(difficult) if difficult else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 import shapely
+from shapely.geometry import LineString, Point
 
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.models import ActionKind, Result, Scenario, Status, TableEdge
@@ -61,18 +62,20 @@ def _own_edge(scenario: Scenario) -> str:
 
 
 def _corridor(scenario: Scenario, result: Result) -> str:
-    """The ground the bases sweep from start to end (the convex hull of both)."""
+    """The ground the bases sweep from start to end, along each model's path (bent or not)."""
     unit = scenario.acting_unit
     ends = {p.model: p for p in result.placements}
-    feet = []
+    swept = []
     for m in unit.models:
-        feet.append(Footprint(unit.base_of(m), m.x, m.y).polygon)
-        if m.id in ends:
-            feet.append(Footprint(unit.base_of(m), ends[m.id].x, ends[m.id].y).polygon)
-    hull = shapely.convex_hull(shapely.union_all(feet))
+        p = ends.get(m.id)
+        path = list(p.path) if p and p.path else [(m.x, m.y)] + ([(p.x, p.y)] if p else [])
+        radius = Footprint(unit.base_of(m), m.x, m.y).radius_in
+        line = LineString(path) if len(path) > 1 else Point(path[0])
+        swept.append(line.buffer(radius))
+    ground = shapely.union_all(swept)
     return (
-        f'<path class="corridor" d="{_path(hull)}"><title>the corridor the unit falls back '
-        "along</title></path>"
+        f'<path class="corridor" d="{_path(ground)}"><title>the ground the bases sweep as '
+        "the unit falls back</title></path>"
     )
 
 

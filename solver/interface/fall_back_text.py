@@ -34,7 +34,7 @@ def summarise_fall_back(result: Result, head: str) -> str:
     elif result.status == Status.UNKNOWN and not result.violations:
         lines.append(
             f"Neither a legal fall back nor a proof of Trapped!: "
-            f"{result.stats.get('sectors_open', 0)} sectors of headings left open"
+            f"{result.stats.get('sectors_open', 0)} ranges of directions left open"
         )
     if result.violations:
         lines.append(f"The independent checker found {len(result.violations)} violation(s):")
@@ -49,17 +49,20 @@ def trapped_lines(result: Result) -> list[str]:
     half = result.stats.get("halved_to_in")
     halved = f' (or {half:g}" where difficult terrain halves it)' if half else ""
     lines = [
-        f'No full fall back of {action.roll}"{halved} in any heading within 90 degrees of '
+        f'No full fall back of {action.roll}"{halved} for any direction within 90 degrees of '
         f"straight toward the {result.stats.get('edge', 'own')} edge:"
     ]
     lines += [
-        f"  headings {r['from_deg']}-{r['to_deg']} deg: {r['model']} runs into {r['runs_into']}"
+        f"  directions {r['from_deg']}-{r['to_deg']} deg: {r['model']} "
+        + (
+            f'has no route longer than {r["longest_in"]:.2f}", stopped by {r["runs_into"]}'
+            if "longest_in" in r
+            else f"runs into {r['runs_into']}"
+        )
         for r in result.stats["blocked_headings"]
     ]
     sectors = result.stats.get("sectors_ruled_out", 0)
-    lines.append(
-        f"Proven for every straight move of the whole unit ({sectors} sectors of headings)"
-    )
+    lines.append(f"Proven for every route of every model, bent or straight ({sectors} ranges of d)")
     return lines
 
 
@@ -75,11 +78,20 @@ def move_lines(result: Result) -> list[str]:
         f'off straight back), {obj.get("distance_in", 0):g}" moved{halved}{reached}',
         f'{obj.get("progress_in", 0):.2f}" closer to {edge}{best}',
     ]
+    if stats.get("note"):
+        lines.append(str(stats["note"]))
     lines += [
-        f'  {p.model} falls back {p.moved or 0:.2f}" to ({p.x:.2f}, {p.y:.2f})'
+        f'  {p.model} falls back {p.moved or 0:.2f}" to ({p.x:.2f}, {p.y:.2f}){_via(p.path)}'
         for p in result.placements
     ]
     return lines
+
+
+def _via(path: tuple | None) -> str:
+    """The corners of a bent path, as a player would step them out."""
+    if not path or len(path) <= 2:
+        return ""
+    return " via " + ", ".join(f"({x:.2f}, {y:.2f})" for x, y in path[1:-1])
 
 
 def chance_lines(result: Result) -> list[str]:

@@ -20,6 +20,8 @@ STATUS_NOTE = {
     (Status.OPTIMAL, "straight moves"): "proven best among straight moves of the whole unit",
     (Status.FEASIBLE, "straight moves"): "legal; not proven best",
     (Status.OPTIMAL, "dice"): "every roll's verdict proven",
+    (Status.OPTIMAL, "bent routes"): "proven best over every route, bent or straight",
+    (Status.FEASIBLE, "bent routes"): "legal; not proven best",
 }
 """What a status promises, by the scope of its bound (`stats.bound_scope`)."""
 DEFAULT_CHARGE_DICE = 2

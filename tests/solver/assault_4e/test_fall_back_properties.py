@@ -1,6 +1,7 @@
 """Every fall back answer on sampled layouts passes the independent checker, and every
-Trapped! verdict comes with its proof and survives the checker's second opinion: no straight
-move of the whole unit, every 5 degrees, passes the checker."""
+Trapped! verdict comes with its proof and survives two second opinions: no straight move of
+the whole unit, every 5 degrees, passes the checker, and a randomised search for bent routes
+written apart from the solver (`solver/bench/fall_back_random.py`) finds none either."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Placement, Scenario, ScenarioError, Status
 from chargeopt.solver import solve
+from chargeopt.solver.bench.fall_back_random import random_fall_back
 
 tenths = st.integers(0, 60).map(lambda k: k / 10)
 
@@ -38,7 +40,7 @@ def layouts(draw: st.DrawFn):
     return fall_back(attackers, enemies, roll=roll, fought_by=fought, terrain=terrain)
 
 
-@sampled_layouts(25)
+@sampled_layouts(12)
 @given(layouts())
 def test_every_answer_passes_the_checker(scenario) -> None:
     """A legal answer has no violations; a Trapped! verdict has a proof."""
@@ -53,6 +55,7 @@ def test_every_answer_passes_the_checker(scenario) -> None:
     if result.status == Status.INFEASIBLE:
         assert result.proof and result.stats["trapped"] is True
         assert not _straight_moves_the_checker_accepts(scenario)
+        assert random_fall_back(scenario, scenario.action.roll or 0, tries=8) is None
 
 
 def _straight_moves_the_checker_accepts(scenario: Scenario) -> list[tuple[float, float]]:
@@ -71,3 +74,37 @@ def _straight_moves_the_checker_accepts(scenario: Scenario) -> list[tuple[float,
             if not check_placement(scenario, ends):
                 found.append((heading, distance))
     return found
+
+
+@st.composite
+def hemmed_in(draw: st.DrawFn):
+    """1-3 marines with a wall 0.02-0.6" behind their bases and two enemies that did not fight
+    them on the flanks, 1.5-3" out: often Trapped!, sometimes only just not."""
+    count = draw(st.integers(1, 3))
+    attackers = [(13.0 + 2 * i, 10.0) for i in range(count)]
+    gap = draw(st.integers(1, 30)) / 50
+    top = 10.0 + 16 / 25.4 + gap
+    reach = [draw(st.integers(15, 30)) / 10 for _ in range(2)]
+    enemies = {
+        "B": [(13.0 + count - 1, 8.6)],
+        "C": [(13.0 - reach[0] - 1, 8.5 + draw(tenths) / 5)],
+        "D": [(13.0 + 2 * (count - 1) + reach[1] + 1, 8.5 + draw(tenths) / 5)],
+    }
+    terrain = [box(5.0, top, 25.0, top + 1.0, "wall")]
+    roll = draw(st.integers(2, 12))
+    return fall_back(attackers, enemies, roll=roll, fought_by=("B",), terrain=terrain)
+
+
+@sampled_layouts(10)
+@given(hemmed_in())
+def test_no_trapped_verdict_is_refuted_by_a_random_bent_route(scenario) -> None:
+    """Trapped! stands against the randomised bent-route search; any move passes the checker."""
+    try:
+        result = solve(scenario, time_limit=5.0)
+    except ScenarioError:
+        assume(False)
+        return
+    if result.status == Status.INFEASIBLE:
+        assert random_fall_back(scenario, scenario.action.roll or 0, tries=10) is None
+    if result.status in (Status.OPTIMAL, Status.FEASIBLE):
+        assert check_placement(scenario, result.placements) == []
