@@ -219,7 +219,8 @@ class ResultBlock(_Described):
         default=None,
     )
     moved_in: float = key(
-        "whfb-6e and tow: how far the path counts (forward moves plus the wheel's travel).",
+        "How far the path counts (forward moves plus the wheel's travel): whfb-6e and tow, "
+        "and every failed charge that moved.",
         example=6.717,
         unit="in",
         default=None,
@@ -241,6 +242,26 @@ class ResultBlock(_Described):
         "whfb-6e and tow: the unit the charge was first declared on (it fled or was out of "
         "reach); the charge was redirected once to this target.",
         example="B",
+        default=None,
+    )
+
+    line_of_sight: tuple[tuple[float, float], tuple[float, float]] = key(
+        "t9a-2022: the line of sight the charge was declared along, [[x, y], [x, y]], from "
+        "the charger's Front Facing to the target inside its Front Arc.",
+        example=[[30.0, 16.0], [30.0, 7.05]],
+        unit="in",
+        default=None,
+    )
+    failed_move_in: float = key(
+        'A failed charge that moved: how far it may go (t9a-2022 4", tow the higher die, '
+        "whfb-6e the Move).",
+        example=4.0,
+        unit="in",
+        default=None,
+    )
+    failed_move: Literal["t9a-snaking", "normal-move", "high-die"] = key(
+        "A failed charge that moved: which failed charge move it made (the ruleset's).",
+        example="t9a-snaking",
         default=None,
     )
 

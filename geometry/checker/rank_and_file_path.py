@@ -18,6 +18,7 @@ from shapely.ops import nearest_points
 from chargeopt.geometry.checker.rank_and_file_flush import (
     FLUSH_TOL_DEG,
     front_on,
+    shared_stretch,
     touched_facing,
 )
 from chargeopt.geometry.rank_and_file.contact import CONTACT_TOLERANCE_IN
@@ -69,6 +70,7 @@ def check_path(
         if (
             gap > CONTACT_TOLERANCE_IN
             or pose.polygon.distance(target.polygon) > CONTACT_TOLERANCE_IN
+            or Point(point).distance(target.polygon.exterior) > CONTACT_TOLERANCE_IN
         ):
             out.append(
                 _bad(uid, f'the path ends {gap:.3f}" from the initial contact point it claims')
@@ -97,15 +99,21 @@ def check_path_end(
     point, _ = nearest_points(target.polygon.exterior, before.polygon)
     c = (point.x, point.y)
     if not door:
-        kept = Point(c).distance(end.polygon)
+        first = first_touch(before, target, c)
+        kept = first.distance(end.polygon)
         if kept <= CONTACT_TOLERANCE_IN:
             return []
+        where = (
+            f"at ({c[0]:.3f}, {c[1]:.3f})"
+            if first.geom_type == "Point"
+            else f"flush from {_xy(first.coords[0])} to {_xy(first.coords[-1])}"
+        )
         return [
             _end(
                 "path_end_mismatch",
                 uid,
-                f"its written path first touches the target at ({c[0]:.3f}, {c[1]:.3f}), "
-                f'{kept:.3f}" from where it stands: the Align Move keeps that point in contact',
+                f'its written path first touches the target {where}, {kept:.3f}" from where it '
+                "stands: the Align Move keeps a point of first contact in contact",
             )
         ]
     flush_on = touched_facing(end, target)
@@ -143,6 +151,23 @@ def check_path_end(
             "stands",
         )
     ]
+
+
+def first_touch(before: BlockPose, target: BlockPose, nearest: tuple[float, float]):
+    """Where the path's last move first touches the target: the stretch of the facing a
+    flush front meets (every point of it touches at once, any may be the contact point),
+    else the one nearest point."""
+    on = touched_facing(before, target)
+    if on is not None and on.flush:
+        stretch = shared_stretch(before, on.facing)
+        if stretch is not None and stretch[1] > stretch[0]:
+            lo, hi = stretch
+            return LineString([on.facing.point_at(lo), on.facing.point_at(hi)])
+    return Point(nearest)
+
+
+def _xy(p: tuple[float, ...]) -> str:
+    return f"({p[0]:.3f}, {p[1]:.3f})"
 
 
 def _end(kind: str, uid: str, message: str) -> Violation:

@@ -10,7 +10,13 @@ import math
 from shapely.geometry import Polygon
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose, heading_of
-from chargeopt.geometry.rank_and_file.moves import forward, wheel, wheel_sweep, wheel_travel
+from chargeopt.geometry.rank_and_file.moves import (
+    forward,
+    forward_sweep,
+    wheel,
+    wheel_sweep,
+    wheel_travel,
+)
 from chargeopt.geometry.rank_and_file.obstacles import overlaps, table_obstacles
 from chargeopt.geometry.rank_and_file.translate import travel_until_touch
 from chargeopt.models import RankAndFileScenario
@@ -78,6 +84,8 @@ def t9a_failed_move(
         if hit is not None:
             room = min(room, hit[0] - STOP_SHORT_IN)
     ahead = max(0.0, min(rest, room))
+    if ahead > 0.0 and not clear(forward_sweep(pose, ahead)):
+        ahead = _farthest(lambda d: clear(forward_sweep(pose, d)), ahead)
     return (("wheel", sign * angle if angle else 0.0), ("forward", ahead))
 
 
@@ -96,6 +104,17 @@ def _first(passed, limit: float) -> float:
         if a >= limit:
             return limit
         prev, a = a, a + STEP_DEG
+
+
+def _farthest(passed, limit: float) -> float:
+    """The farthest distance in [0, limit] at which `passed` still holds, to 1e-9": a
+    forward move that starts touching something (the first-touch rays assume it does not),
+    bisected on its sweep, which only grows with the distance."""
+    lo, hi = 0.0, limit
+    while hi - lo > 1e-9:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if passed(mid) else (lo, mid)
+    return lo
 
 
 def replay(start: BlockPose, moves: Moves) -> BlockPose:

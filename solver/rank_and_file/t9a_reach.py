@@ -12,16 +12,20 @@ the paths searched, and the proof says so.
 
 from __future__ import annotations
 
+import itertools
+
 from ortools.sat.python import cp_model
 from shapely.geometry import LineString
 
 from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
-from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
+from chargeopt.geometry.rank_and_file.obstacles import Obstacle, table_obstacles
 from chargeopt.geometry.rank_and_file.slides import Interval, facing_bases
 from chargeopt.models import RankAndFileScenario, Result, Status
 from chargeopt.solver.rank_and_file.align import align, intersect, kept_slides, legal_slides
-from chargeopt.solver.rank_and_file.combined import Plan, _model
+from chargeopt.solver.rank_and_file.blocked_path import blocked_path
+from chargeopt.solver.rank_and_file.combined import Plan, _model, _plan
 from chargeopt.solver.rank_and_file.opening import open_ruling
+from chargeopt.solver.rank_and_file.ruling import Ruling
 
 TOUCH_IN = 1e-7
 """A charger this close to the target already touches it (and the span it touches is
@@ -40,7 +44,7 @@ def ceiling(scenario: RankAndFileScenario, facings: list[str]) -> tuple[int, int
     for name in facings:
         facing = pose.facing_segment(name)
         span = (touched(start, facing) if touching else None) or (0.0, facing.length_in)
-        bases = facing_bases(target, pose, facing, charger)
+        bases = facing_bases(target, pose, facing, charger, scenario.rules.fight_over_gaps)
         choice = align(charger, facing, bases, obstacles, [span]).best
         if choice is not None:
             best = max(best, (1, choice.target_models, choice.charger_models))
@@ -144,33 +148,35 @@ def _impossible(scenario: RankAndFileScenario, result: Result, block: dict) -> R
 def judged_combined(scenario: RankAndFileScenario, result: Result) -> Result:
     """A combined charge judged over every Snaking Forward Move: the combined model (one
     CP-SAT model, `combined.py`) re-solved with every charger whose roll covers the distance
-    free to keep any point of its Target Facing (where it touches, if it already does), the
-    chargers' paths and order ignored: a ceiling on (charges, models in contact)."""
+    free to keep any point of its Target Facing (where it touches, if it already does; any
+    facing for a charger Blocked Path may allow), the chargers' paths and order ignored, over
+    every choice of facings: a ceiling on (charges, models in contact)."""
     if result.status != Status.OPTIMAL:
         return result
-    chargers = [b for b in result.blocks if b.get("role") == "charger"]
-    if any(b.get("blocked_path") for b in chargers):
-        return _not_proven(result, "a Blocked Path charge (its facings are not bounded here)")
-    plans = _free_plans(scenario)
-    if not plans:
+    choices = _free_choices(scenario)
+    if not choices:
         return result
-    model, _, _, score, _ = _model(plans, scenario.target, None, False)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 20.0
-    model.maximize(score)
-    if solver.solve(model) != cp_model.OPTIMAL:
-        return _not_proven(result, "the ceiling's model was not solved to optimality")
-    big = scenario.target.model_count + sum(p.block.files for p in plans) + 1
-    best = round(solver.objective_value)
-    ceiling = (best // big, best % big)
+    ceiling = (0, 0)
+    for combo in itertools.product(*choices):
+        plans = list(combo)
+        model, _, _, score, _ = _model(plans, scenario.target, None, False)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = 20.0
+        model.maximize(score)
+        if solver.solve(model) != cp_model.OPTIMAL:
+            return _not_proven(result, "the ceiling's model was not solved to optimality")
+        big = scenario.target.model_count + sum(p.block.files for p in plans) + 1
+        best = round(solver.objective_value)
+        ceiling = max(ceiling, (best // big, best % big))
     got = result.objective
     answer = (got["charges"], got["target_models_in_contact"] + got["models_in_contact"])
     if answer >= ceiling:
         proof = (
             "proven over every Snaking Forward Move (unlimited in distance): with every charger "
-            "whose roll covers the distance free to keep any point of the Target Facing (or "
-            "where it touches), no combined placement has more charges or more in contact"
+            "whose roll covers the distance free to keep any point of the Target Facing (of "
+            "any facing under Blocked Path, or where it touches), no combined placement has "
+            "more charges or more in contact"
         )
         return result.model_copy(update={"proof": proof})
     return _not_proven(
@@ -181,32 +187,49 @@ def judged_combined(scenario: RankAndFileScenario, result: Result) -> Result:
     )
 
 
-def _free_plans(scenario: RankAndFileScenario) -> list[Plan]:
-    """Each charger whose roll covers the distance, its legal slides on its Target Facing
-    keeping any point (or where it already touches), other chargers not in the way."""
+def _free_choices(scenario: RankAndFileScenario) -> list[list[Plan]]:
+    """Each charger whose roll covers the distance: its free plans, one per facing it may
+    take (its Target Facing; every facing when no searched path completes a Charge Move
+    against it and the target is the first thing straight ahead, Blocked Path's test)."""
     target = scenario.target
     pose = BlockPose.of(target)
-    plans = []
+    choices = []
     for uid in scenario.action.chargers:
-        ruling = open_ruling(scenario, uid, scenario.action.roll_of(uid))
+        roll = scenario.action.roll_of(uid)
+        ruling = open_ruling(scenario, uid, roll)
         if ruling.outcome == "fails" or ruling.arc is None:
             continue
-        block = scenario.unit_by_id[uid]
-        facing = pose.facing_segment(ruling.arc)
-        fixed = [
-            o
-            for o in table_obstacles(scenario, {uid, target.id})
-            if o.name not in scenario.action.chargers
-        ]
-        allowed, _ = legal_slides(block, facing, fixed)
-        start = BlockPose.of(block)
-        span = touched(start, facing) if start.polygon.distance(pose.polygon) <= TOUCH_IN else None
-        if span is not None:
-            allowed = intersect(allowed, kept_slides(block, [span]))
-        if allowed:
-            bases = facing_bases(target, pose, facing, block)
-            plans.append(Plan(ruling, block, facing, None, bases, allowed))
-    return plans
+        around = table_obstacles(scenario, {uid, target.id})
+        facings = [ruling.arc]
+        if _plan(scenario, uid, roll).reason and blocked_path(
+            scenario, ruling.start, target.id, around, pose
+        ):
+            facings = list(FACINGS)
+        plans = [p for f in facings if (p := _free_plan(scenario, ruling, f, around))]
+        if plans:
+            choices.append(plans)
+    return choices
+
+
+def _free_plan(
+    scenario: RankAndFileScenario, ruling: Ruling, facing_name: str, around: list[Obstacle]
+) -> Plan | None:
+    """The charger's legal slides on one facing keeping any point of it (or where it already
+    touches), other chargers not in the way; None when it has none."""
+    target, uid = scenario.target, ruling.unit
+    pose = BlockPose.of(target)
+    block = scenario.unit_by_id[uid]
+    facing = pose.facing_segment(facing_name)
+    fixed = [o for o in around if o.name not in scenario.action.chargers]
+    allowed, _ = legal_slides(block, facing, fixed)
+    start = BlockPose.of(block)
+    span = touched(start, facing) if start.polygon.distance(pose.polygon) <= TOUCH_IN else None
+    if span is not None:
+        allowed = intersect(allowed, kept_slides(block, [span]))
+    if not allowed:
+        return None
+    bases = facing_bases(target, pose, facing, block, scenario.rules.fight_over_gaps)
+    return Plan(ruling, block, facing, None, bases, allowed)
 
 
 def _not_proven(result: Result, why: str, bound: dict | None = None) -> Result:

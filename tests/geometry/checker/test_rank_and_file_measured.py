@@ -80,17 +80,26 @@ def test_6e_door_never_slides() -> None:
 
 
 def test_t9a_charge_through_a_wall_across_the_board_is_unreachable() -> None:
-    scenario = table(
-        [
-            block("A", "attacker", 30.0 - W5, 16.0, -90.0),
-            block("B", "defender", 30.0, 10.0, 90.0),
-        ],
-        terrain=[[(0.0, 13.5), (48.0, 13.5), (48.0, 14.0), (0.0, 14.0)]],
-        roll=10,
-    )
-    found = judge(scenario, FLUSH)
+    """A wall across the board with a 1/2" slit A sees B through (narrower than any base, so
+    closed to the block): no charge move reaches. Without the slit the charge cannot even be
+    declared (no line of sight), and the checker says both."""
+    middle = 30.0 - W5 / 2
+    wall = [
+        [(0.0, 13.5), (middle - 0.25, 13.5), (middle - 0.25, 14.0), (0.0, 14.0)],
+        [(middle + 0.25, 13.5), (48.0, 13.5), (48.0, 14.0), (middle + 0.25, 14.0)],
+    ]
+    units = [
+        block("A", "attacker", 30.0 - W5, 16.0, -90.0),
+        block("B", "defender", 30.0, 10.0, 90.0),
+    ]
+    found = judge(table(units, terrain=wall, roll=10), FLUSH)
     assert names(found) == ["unreachable"]
     assert "no charge move of any kind" in found[0].message
+    whole = [[(0.0, 13.5), (48.0, 13.5), (48.0, 14.0), (0.0, 14.0)]]
+    assert names(judge(table(units, terrain=whole, roll=10), FLUSH)) == [
+        "no_line_of_sight",
+        "unreachable",
+    ]
 
 
 def test_one_wheel_inversion_recovers_the_seeds_forward_wheel_forward() -> None:
@@ -109,11 +118,12 @@ def test_one_wheel_inversion_recovers_the_seeds_forward_wheel_forward() -> None:
 
 def test_t9a_end_reached_only_by_two_wheels_passes_written_by_hand() -> None:
     """A faces east beside B's front (the solver's two-wheel table): the end flush on B's whole
-    front, written by hand, is reached by the checker's own two-wheel witness."""
+    front, written by hand, is reached by the checker's own two-wheel witness. B stands behind
+    A's front, outside its Front Arc, so the declaration is refused: that is all it finds."""
     scenario = table(
         [block("A", "attacker", 31.0, 16.0, 0.0), block("B", "defender", 30.0, 10.0, 90.0)]
     )
-    assert judge(scenario, FLUSH) == []
+    assert names(judge(scenario, FLUSH)) == ["not_in_front_arc"]
 
 
 def test_a_gap_narrower_than_the_block_is_a_wall_a_wider_one_is_not() -> None:
@@ -135,3 +145,23 @@ def test_a_gap_narrower_than_the_block_is_a_wall_a_wider_one_is_not() -> None:
         )
         found = judge(scenario, FLUSH)
         assert names(found) == kinds, found
+
+
+def test_t9a_flush_first_touch_keeps_any_point_of_its_stretch() -> None:
+    """A straight 6" move brings A's front flush on B's front along x 26..26+W (every point
+    touches at once, any may be the first contact point): an Align Move of 1/2" either way
+    keeps part of that stretch and passes; a 1-file block moved 1.5" keeps none of it."""
+
+    def judged(files: int, shift_in: float) -> list[str]:
+        scenario = table(
+            [
+                block("A", "attacker", 26.0, 16.0, -90.0, files=files),
+                block("B", "defender", 30.0, 10.0, 90.0),
+            ],
+            roll=10,
+        )
+        end = {"unit": "A", "x": 26.0 + shift_in, "y": 10.0, "facing": -90.0}
+        return names(judge(scenario, {**end, "path": [{"move": "forward", "distance_in": 6.0}]}))
+
+    assert judged(3, -0.5) == [] and judged(3, 0.5) == []
+    assert judged(1, 1.5) == ["path_end_mismatch"]

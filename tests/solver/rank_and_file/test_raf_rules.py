@@ -294,6 +294,24 @@ def test_an_impossible_charge_makes_the_failed_move_too() -> None:
     assert _kinds(scenario, result) == set()
 
 
+def test_failed_charge_starting_on_a_rocks_corner_heading_into_it_does_not_move() -> None:
+    """A's front-left corner stands on the rock's corner (17.8, 11.9), its heading (40.9
+    degrees) runs into the rock: the forward move would enter it at once, so A's Failed
+    Charge Move is 0" (the first-touch rays, which assume shapes apart, once let it go 0.962"
+    into the rock, found by test_t9a_properties)."""
+    scenario = table(
+        [
+            block("B", "defender", 26.0, 18.0, 0.0),
+            block("A", "attacker", 17.8, 11.9, 40.9, files=5, ranks=1),
+        ],
+        terrain=[[(17.8, 11.9), (19.8, 11.9), (19.8, 13.4), (17.8, 13.4)]],
+    )
+    result = solve(scenario)
+    a = result.blocks[0]
+    assert a["outcome"] == "impossible" and a["moved_in"] == pytest.approx(0.0, abs=1e-6)
+    assert not result.violations and _kinds(scenario, result) == set()
+
+
 # --- tow's failed charge --------------------------------------------------------------------
 
 

@@ -38,3 +38,54 @@ def test_a_combined_charge_is_proven_over_every_path() -> None:
     assert result.status == Status.OPTIMAL
     assert "proven over every Snaking Forward Move" in (result.proof or "")
     assert result.objective["charges"] == 2
+
+
+def test_the_ceiling_counts_over_the_gaps() -> None:
+    """RULES.md's Fighting Over Gaps example (B: 13 models, its third rank 3 at the left,
+    charged flush in the rear by a 5-wide block): the ceiling counts 5 target models, as the
+    answer and the checker do, not the 3 bases on the rear (a ceiling below the answer's own
+    count would prove nothing)."""
+    from t9a_builders import block, table
+
+    from chargeopt.solver.rank_and_file.t9a_reach import ceiling
+
+    scenario = table(
+        [
+            block("A", "attacker", 20.0, 26.0, -90.0),
+            block("B", "defender", 20.0, 20.0, -90.0, ranks=None, models=13),
+        ],
+        roll=12,
+    )
+    assert ceiling(scenario, ["rear"]) == (1, 5, 5)
+
+
+def test_a_blocked_path_charger_of_a_combined_charge_is_bounded_on_every_facing() -> None:
+    """The b1 table with A2 in B's right arc (test_raf_rules.py): A's own facing (B's left) is
+    walled off and B is first straight ahead, so its ceiling plans are every facing with room
+    (front, right, rear); A2's only its right. A's roll short of the distance: A2 alone."""
+    from t9a_builders import block, table
+
+    from chargeopt.solver.rank_and_file.t9a_reach import _free_choices
+
+    def combined(roll_a: int):
+        return table(
+            [
+                block("A", "attacker", 38.663726, 21.261936, -150.0),
+                block("B", "defender", 30.0, 10.0, 90.0),
+                block("A2", "attacker", 18.0, 7.0, 0.0, files=3),
+            ],
+            terrain=[[(30, 3), (36, 3), (36, 10.2), (30, 10.2)]],
+            chargers=("A", "A2"),
+            rolls={"A": roll_a, "A2": 12},
+        )
+
+    def facings(roll_a: int) -> list[list[tuple[str, str]]]:
+        return [
+            [(p.ruling.unit, p.facing.name) for p in plans]
+            for plans in _free_choices(combined(roll_a))
+        ]
+
+    assert facings(14) == [[("A", "front"), ("A", "right"), ("A", "rear")], [("A2", "right")]]
+    assert facings(12) == [[("A2", "right")]]
+    result = solve(combined(14))
+    assert result.status == Status.OPTIMAL and "any facing under Blocked Path" in result.proof
