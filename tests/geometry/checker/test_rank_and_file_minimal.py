@@ -15,6 +15,7 @@ from t9a_builders import block, property_settings, table
 
 from chargeopt.geometry.checker.rank_and_file import check_blocks
 from chargeopt.geometry.checker.rank_and_file_flush import shared_stretch, touched_facing
+from chargeopt.geometry.rank_and_file.declaration import check_declarations
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.geometry.rank_and_file.moves import rotate_about
 from chargeopt.geometry.rank_and_file.start import check_block_layout
@@ -55,6 +56,7 @@ def charges(draw: st.DrawFn) -> RankAndFileScenario:
     try:
         scenario = table(units, terrain=terrain, chargers=ids, roll=roll, ruleset=edition)
         check_block_layout(scenario)
+        check_declarations(scenario, "<scenario>")
     except ScenarioError:
         assume(False)
     return scenario
