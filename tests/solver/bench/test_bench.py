@@ -391,3 +391,16 @@ def test_bounds_table_counts_base_contact_alone_apart_from_every_term() -> None:
         "The bound met the objective in every run on 1 of 2 layouts (50%).",
         "On base contact alone (the first term) it met it in every run on 2 of 2 layouts (100%).",
     ]
+
+
+def test_an_answer_on_a_layout_known_refused_contradicts_it() -> None:
+    """A layout the command refuses (a charge that cannot be declared): its runs must come back
+    unsupported; any verdict or answer on it is a contradiction."""
+    runs = [
+        _run("x", "chargeopt", "unsupported", None, 0.0),
+        _run("x", "greedy", "infeasible", None, 0.0),
+    ]
+    record = _record(runs, [_layout("x", 15, "refused")])
+    assert contradictions(record) == [
+        "x greedy run 1: an answer (infeasible) on a layout the command refuses"
+    ]
