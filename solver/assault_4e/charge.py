@@ -19,6 +19,7 @@ from chargeopt.solver.assault_4e.ceilings import charge_ceilings, supporters_cei
 from chargeopt.solver.assault_4e.contact_plan import contact_plan
 from chargeopt.solver.assault_4e.guided import guided_first, guided_from, planned_firsts
 from chargeopt.solver.assault_4e.order import End, first_spot, greedy_from, judged, values
+from chargeopt.solver.assault_4e.order_search import random_walks
 from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, first_model
 from chargeopt.solver.bounds.relaxation_zones import zones
 from chargeopt.solver.core import candidates as cand
@@ -83,12 +84,18 @@ def solve_assault_charge(scenario: Scenario, options: SolveOptions) -> Result:
     planned = _best(answers)
     if planned[0] < top[0] or (planned != top and n <= GREEDY_TOO_UP_TO):
         keep(greedy_from(charge, {first: lead_end}, [first], queue), "greedy")
+    found = _best(answers)
+    bound: dict[str, int | float] = charge_ceilings(
+        scenario, battlefield, z, charge.range_in, (first, foe), found, deadline, options.seed
+    )
+    goal = (bound["enemy_engaged"], bound["base_contact"])
+    if found < goal:
+        walked = random_walks(charge, first, foe, _walk_rank(charge), goal, deadline, options.seed)
+        if walked is not None:
+            keep((*walked, True), "order search")
     if not answers:
         return done(no_answer(scenario, Status.UNKNOWN, _unreached(scenario, c), stats))
     rank, ends, order, how = max(answers, key=lambda a: (a[0], -_moved(a[1])))
-    bound: dict[str, int | float] = charge_ceilings(
-        scenario, battlefield, z, charge.range_in, (first, foe), rank[:2], deadline, options.seed
-    )
     if rank[1] == bound["base_contact"]:
         bound["one_attack"] = min(n - rank[1], supporters_ceiling(scenario, charge.range_in))
     proven = rank == (bound["enemy_engaged"], bound["base_contact"], bound.get("one_attack"))
@@ -124,6 +131,18 @@ def _answer(
 def _best(answers: list) -> tuple[int, int]:
     """The most enemy models engaged and chargers in contact among `answers` ((0, 0) if none)."""
     return max((a[0][:2] for a in answers), default=(0, 0))
+
+
+def _walk_rank(charge: Charge):
+    """The rank the order search keeps its best walk by: the answer's, then least movement;
+    a walk that leaves a charged unit untouched ranks lowest."""
+
+    def rank(ends: dict[str, End]) -> tuple:
+        if not _every_target(charge, ends):
+            return (-1,)
+        return (*_rank(charge, ends), -_moved(ends))
+
+    return rank
 
 
 def _moved(ends: dict[str, End]) -> float:
