@@ -96,9 +96,7 @@ def _lead(charge: Charge, sp: Spots, leads: np.ndarray, rng: random.Random) -> i
     return int(rng.choice(list(leads)))
 
 
-def _draw(
-    charge: Charge, state: State, cats: np.ndarray, sp: Spots, rng: random.Random
-) -> int:
+def _draw(charge: Charge, state: State, cats: np.ndarray, sp: Spots, rng: random.Random) -> int:
     """A spot of the best category open, touching the most enemy models not yet engaged: the
     shortest, the nearest a free enemy model (a bridge), or any, at random."""
     best = int(cats.min())

@@ -315,7 +315,9 @@ def _sample(
         if math.hypot(foe.x - start.x, foe.y - start.y) > table.range_in + r + foe.radius_in + 1:
             continue
         d = r + foe.radius_in + CONTACT_GAP_IN
-        angles = np.concatenate([fixed, np.array([rng.uniform(0, 2 * math.pi) for _ in range(RING_RANDOM)])])
+        angles = np.concatenate(
+            [fixed, np.array([rng.uniform(0, 2 * math.pi) for _ in range(RING_RANDOM)])]
+        )
         ring(foe.x, foe.y, np.full(len(angles), d), angles)
         for other in beside:
             if other is foe:
@@ -330,7 +332,9 @@ def _sample(
         base = r + mate.radius_in
         ring(mate.x, mate.y, np.full(len(fixed), base + 1.0), fixed)
         n = CHAIN_RANDOM
-        gaps = np.array([rng.uniform(BASES_APART_IN + 0.001, max(reach, support)) for _ in range(n)])
+        gaps = np.array(
+            [rng.uniform(BASES_APART_IN + 0.001, max(reach, support)) for _ in range(n)]
+        )
         angles = np.array([rng.uniform(0, 2 * math.pi) for _ in range(n)])
         ring(mate.x, mate.y, base + gaps, angles)
         if moved:
@@ -354,9 +358,7 @@ def _crossings(
     along = (da**2 - db**2 + apart**2) / (2 * apart)
     side = math.sqrt(max(da**2 - along**2, 0.0))
     ux, uy = (bx - ax) / apart, (by - ay) / apart
-    return [
-        (ax + along * ux - s * side * uy, ay + along * uy + s * side * ux) for s in (1.0, -1.0)
-    ]
+    return [(ax + along * ux - s * side * uy, ay + along * uy + s * side * ux) for s in (1.0, -1.0)]
 
 
 def _lengths(
@@ -397,7 +399,12 @@ def _maps(
         for fp in standing
         if math.hypot(fp.x - start.x, fp.y - start.y) <= reach + fp.radius_in + 1e-6
     ]
-    key = (clear, round(start.x, 6), round(start.y, 6), tuple((f.x, f.y, f.radius_in) for f in near))
+    key = (
+        clear,
+        round(start.x, 6),
+        round(start.y, 6),
+        tuple((f.x, f.y, f.radius_in) for f in near),
+    )
     if key not in table.maps:
         if len(table.maps) > 256:
             table.maps.clear()
