@@ -11,6 +11,7 @@ import time
 
 from chargeopt.geometry.checker import check_placement
 from chargeopt.solver import solve
+from chargeopt.solver.assault_4e import order_search
 from chargeopt.solver.bench.assault_random_greedy import MATES_BLOCK, solve_random_greedy
 from chargeopt.solver.bench.assault_sampled import sampled_charges
 from chargeopt.solver.options import SolveOptions
@@ -26,8 +27,13 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--restarts", type=int, default=24)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--no-search", action="store_true", help="the solver without its order search (before)"
+    )
     args = parser.parse_args()
-    beaten = feasible = illegal = 0
+    if args.no_search:
+        order_search.WALK_STEPS = order_search.MIN_WALKS = 0
+    beaten = feasible = illegal = refuted = 0
     print("| charge | models | chargeopt | engaged, contact | random greedy | beaten |")
     print("|---|---|---|---|---|---|")
     for scenario in sampled_charges(args.count, args.seed):
@@ -43,11 +49,15 @@ def main() -> None:
         lost = ours.status.value == "feasible" and theirs > mine
         feasible += ours.status.value == "feasible"
         beaten += lost
+        refuted += ours.status.value in ("optimal", "infeasible") and theirs > mine
         print(
             f"| {scenario.name} | {len(scenario.acting_unit.models)} | {ours.status.value} "
             f"({took:.1f} s) | {mine} | {rival.status.value} {theirs} | {'yes' if lost else ''} |"
         )
-    print(f"\nfeasible answers beaten: {beaten} of {feasible}; illegal solver answers: {illegal}")
+    print(
+        f"\nfeasible answers beaten: {beaten} of {feasible}; proofs refuted: {refuted}; "
+        f"illegal solver answers: {illegal}"
+    )
 
 
 if __name__ == "__main__":
