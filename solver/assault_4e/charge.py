@@ -90,7 +90,8 @@ def solve_assault_charge(scenario: Scenario, options: SolveOptions) -> Result:
     )
     goal = (bound["enemy_engaged"], bound["base_contact"])
     if found < goal:
-        walked = random_walks(charge, first, foe, _walk_rank(charge), goal, deadline, options.seed)
+        rank_of = _walk_rank(charge)
+        walked = random_walks(charge, first, foe, rank_of, goal, deadline, options.seed, plan)
         if walked is not None:
             keep((*walked, True), "order search")
     if not answers:

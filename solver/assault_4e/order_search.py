@@ -16,6 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from chargeopt.geometry import Footprint
+from chargeopt.solver.assault_4e.contact_plan import ContactPlan
 from chargeopt.solver.assault_4e.order import End, first_spots
 from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, Spots, State, options_at
 from chargeopt.solver.core import clock
@@ -45,9 +46,11 @@ def random_walks(
     goal: tuple,
     deadline: float,
     seed: int = 0,
+    plan: ContactPlan | None = None,
 ) -> tuple[dict[str, End], list[str]] | None:
     """The best complete order of the walks by `rank` (None if no walk completes); stops at
-    `goal` (a ceiling), the step budget or `deadline`."""
+    `goal` (a ceiling), the step budget or `deadline`. With a contact `plan`, some moves are
+    drawn among the planned spots."""
     rng = random.Random(seed)
     ids = [m.id for m in charge.unit.models]
     walks = max(MIN_WALKS, WALK_STEPS // len(ids)) if len(ids) <= LARGE_UNIT else MIN_WALKS
@@ -58,7 +61,7 @@ def random_walks(
     for _ in range(walks):
         if clock.now() > deadline:
             break
-        run = _walk(charge, first, leads, ids, rng)
+        run = _walk(charge, first, leads, ids, rng, plan)
         if run is None:
             continue
         key = rank(run[0])
@@ -70,24 +73,33 @@ def random_walks(
 
 
 def _walk(
-    charge: Charge, first: str, leads: np.ndarray, ids: list[str], rng: random.Random
+    charge: Charge,
+    first: str,
+    leads: np.ndarray,
+    ids: list[str],
+    rng: random.Random,
+    plan: ContactPlan | None,
 ) -> tuple[dict[str, End], list[str]] | None:
     """One random order: the first model on a random spot touching its enemy model, then a
-    random model with a spot open, on a drawn spot of its best category."""
+    model with a spot open (at random, or those with the fewest contact spots first), on a
+    drawn spot of its best category."""
     sp = charge.spots[first]
-    ends = {first: _end(sp, _lead(charge, sp, leads, rng))}
+    ends = {first: _end(sp, _lead(charge, sp, leads, rng, _planned(plan, first)))}
     state = State({first: ends[first][:3]})
     order = [first]
     waiting = [m for m in ids if m != first]
+    scarce = rng.random() < 0.5
     while waiting:
         rng.shuffle(waiting)
+        if scarce:
+            waiting.sort(key=lambda m: _contact_spots(charge, m))
         for mid in waiting:
             cats, spots = options_at(_with_snug(charge, state, mid), state, mid)
             if len(cats) and cats.min() < NO_SPOT:
                 break
         else:
             return None
-        i = _draw(charge, state, cats, spots, rng)
+        i = _draw(charge, state, cats, spots, rng, _planned(plan, mid))
         ends[mid] = _end(spots, i)
         state.ends[mid] = ends[mid][:3]
         order.append(mid)
@@ -95,9 +107,26 @@ def _walk(
     return ends, order
 
 
-def _lead(charge: Charge, sp: Spots, leads: np.ndarray, rng: random.Random) -> int:
-    """The first model's spot: the shortest, one nearest an enemy model of the unit still
-    free, or any, at random."""
+def _planned(plan: ContactPlan | None, mid: str) -> np.ndarray:
+    """The static spot indices of the planned spots model `mid` reaches."""
+    if plan is None:
+        return np.empty(0, int)
+    return np.array(sorted(plan.reach.get(mid, {}).values()), int)
+
+
+def _contact_spots(charge: Charge, mid: str) -> int:
+    """How many static spots of model `mid` touch an enemy model (few: move it early)."""
+    return sum(1 for t in charge.spots[mid].touches if t)
+
+
+def _lead(
+    charge: Charge, sp: Spots, leads: np.ndarray, rng: random.Random, planned: np.ndarray
+) -> int:
+    """The first model's spot: a planned one, the shortest, one nearest an enemy model of the
+    unit still free, or any, at random."""
+    mine = np.intersect1d(leads, planned)
+    if len(mine) and rng.random() < 0.3:
+        return int(rng.choice(list(mine)))
     pick = rng.random()
     if pick < 0.25:
         return int(leads[np.argmin(sp.moved[leads])])
@@ -106,14 +135,25 @@ def _lead(charge: Charge, sp: Spots, leads: np.ndarray, rng: random.Random) -> i
     return int(rng.choice(list(leads)))
 
 
-def _draw(charge: Charge, state: State, cats: np.ndarray, sp: Spots, rng: random.Random) -> int:
-    """A spot of the best category open, touching the most enemy models not yet engaged: the
-    shortest, the nearest a free enemy model (a bridge), or any, at random."""
+def _draw(
+    charge: Charge,
+    state: State,
+    cats: np.ndarray,
+    sp: Spots,
+    rng: random.Random,
+    planned: np.ndarray,
+) -> int:
+    """A spot of the best category open, touching the most enemy models not yet engaged: a
+    planned one, the shortest, the snuggest, the nearest a free enemy model (a bridge), or
+    any, at random."""
     best = int(cats.min())
     idx = np.flatnonzero(cats == best)
     engaged = state.engaged
     fresh = np.array([sum(e not in engaged for e in sp.touches[i]) for i in idx])
     idx = idx[fresh == fresh.max()]
+    mine = np.intersect1d(idx, planned)
+    if len(mine) and rng.random() < 0.4:
+        return int(rng.choice(list(mine)))
     pick = rng.random()
     if pick < 0.25:
         return int(idx[np.argmin(sp.moved[idx])])
