@@ -15,6 +15,7 @@ from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Status
 from chargeopt.solver import solve
 from chargeopt.solver.bench.assault_random_greedy import solve_random_greedy
+from chargeopt.solver.options import SolveOptions
 
 
 def bridge():
@@ -46,3 +47,20 @@ def test_the_random_greedy_finds_the_bridge_too() -> None:
     assert result.objective["enemy_engaged"] == 2
     assert result.objective["base_contact"] == 2
     assert check_placement(scenario, result.placements, order=result.order) == []
+
+
+def test_five_fit_around_one_enemy_model_beside_a_no_go() -> None:
+    """A sampled charge (seed 2, number 19 of `assault_sampled.py`): C1's 1" no-go shuts 80
+    degrees of B1's contact ring; the 280 left hold five 32mm bases (4 x 60 degrees between
+    them), but only in an order where the far A3 still finds its spot: 5 in contact (the
+    ceiling), where the plan and the greedy stopped at 4."""
+    scenario = make_scenario(
+        [(9.74, 13.84), (8.3, 14.22), (6.11, 14.13), (10.23, 15.76), (8.04, 15.76)],
+        {"B": [(12.91, 13.7)], "C": [(11.58, 10.91)]},
+        ruleset="40k-assault-4e",
+    )
+    for seed in (0, 1):
+        result = solve(scenario, options=SolveOptions(seed=seed, roll_table=False))
+        assert result.objective["base_contact"] == 5
+        assert result.status == Status.OPTIMAL
+        assert check_placement(scenario, result.placements, order=result.order) == []
