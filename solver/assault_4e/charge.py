@@ -1,8 +1,9 @@
 """The 40k-assault-4e charge: the first model to the nearest enemy, then every model in an order
 that keeps the seed's preferences at every step, read globally (README.md): of the orders the
-solver walks (the best-first greedy, and one steered by a contact plan), the one with the most
-enemy models engaged, then chargers in base contact, then one-attack supporters; `optimal`
-where it meets the ceilings that hold anywhere on the table (`ceilings.py`)."""
+solver walks (the best-first greedy, one steered by a contact plan, and short of the
+ceilings seeded random ones, `order_search.py`), the one with the most enemy models engaged,
+then chargers in base contact, then one-attack supporters; `optimal` where it meets the
+ceilings that hold anywhere on the table (`ceilings.py`)."""
 
 from __future__ import annotations
 
