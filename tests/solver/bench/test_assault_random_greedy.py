@@ -92,10 +92,10 @@ def test_the_solver_is_never_worse_on_the_suite(name: str) -> None:
     "helper's change): the solver still takes the first tied model in the file",
 )
 def test_a_tie_for_nearest_is_the_players_choice() -> None:
-    """a2-gap-choke: A1 and A3 are both 3.54" from B; starting with A3 puts 4 in contact, 3
-    with A1. The random greedy draws among tied models and finds 4."""
+    """a2-gap-choke: A1 and A3 are both 3.54" from B; with mates passing each other, starting
+    with A3 puts 4 in contact, 3 with A1. The random greedy draws among tied models and finds
+    4 (seed 0, 48 restarts); the solver finds 3."""
     scenario = load_scenario(SUITE / "a2-gap-choke.toml")
     rival = solve_random_greedy(scenario, restarts=48, seed=0)
-    assert counts(rival) == (3, 4)
     ours = solve(scenario, options=SolveOptions(roll_table=False))
     assert counts(ours) >= counts(rival)
