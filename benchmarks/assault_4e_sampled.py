@@ -33,7 +33,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.no_search:
         order_search.WALK_STEPS = order_search.MIN_WALKS = 0
-    beaten = feasible = illegal = refuted = 0
+    beaten = feasible = illegal = refuted = walks = refused = 0
     print("| charge | models | chargeopt | engaged, contact | random greedy | beaten |")
     print("|---|---|---|---|---|---|")
     for scenario in sampled_charges(args.count, args.seed):
@@ -43,8 +43,14 @@ def main() -> None:
         if ours.placements and check_placement(scenario, ours.placements, order=ours.order):
             illegal += 1
         rival = solve_random_greedy(
-            scenario, restarts=args.restarts, seed=args.seed, mates_block=MATES_BLOCK
+            scenario,
+            restarts=args.restarts,
+            seed=args.seed,
+            mates_block=MATES_BLOCK,
+            check_every=True,
         )
+        walks += rival.stats["complete"]
+        refused += rival.stats["refused_by_checker"]
         mine, theirs = _counts(ours), _counts(rival)
         lost = ours.status.value == "feasible" and theirs > mine
         feasible += ours.status.value == "feasible"
@@ -56,7 +62,8 @@ def main() -> None:
         )
     print(
         f"\nfeasible answers beaten: {beaten} of {feasible}; proofs refuted: {refuted}; "
-        f"illegal solver answers: {illegal}"
+        f"illegal solver answers: {illegal}; random-greedy walks refused by the checker: "
+        f"{refused} of {walks} complete, each checked (mates block: {MATES_BLOCK})"
     )
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from chargeopt.geometry.obstacles import climbs_in, grown_obstacle
 from chargeopt.geometry.paths import ObstacleMap, obstacle_map
+from chargeopt.geometry.standing import Standing, with_standing
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import Scenario, TerrainKind
 
@@ -32,15 +33,18 @@ def assault_lengths(
     difficult_roll: int | None,
     avoid_units: Iterable[str] = (),
     margin_in: float = 0.0,
+    standing: Standing | None = None,
 ) -> np.ndarray:
     """The length of the move model `model_id` makes to each end (x, y, z): its shortest path
     that avoids the engagement range of `avoid_units` and stays out of difficult terrain when
     that is within `range_in`, else its shortest path through difficult terrain when that is
     within min(`range_in`, `difficult_roll`); inf where neither is. Each limit is kept
-    `margin_in` inside."""
+    `margin_in` inside. `standing`: bases that block the path besides the map's (the moving
+    unit's own models at this moment of the charge, `standing.py`)."""
     xs, ys = np.asarray(xs, float), np.asarray(ys, float)
     avoid = tuple(avoid_units)
-    through = obstacle_map(scenario, battlefield, model_id, avoid_engagement_of=avoid)
+    plain = obstacle_map(scenario, battlefield, model_id, avoid_engagement_of=avoid)
+    through = with_standing(plain, standing or {}, reach_in=range_in)
     climb = climbs_in(scenario.rules, through.mover.start_z, np.broadcast_to(zs, xs.shape))
     field = through.path_field(through.mover.start, within_in=range_in)
     out = np.full(xs.shape, np.inf)
@@ -57,8 +61,8 @@ def assault_lengths(
     if key not in _DRY:
         if len(_DRY) > 64:
             _DRY.clear()
-        _DRY[key] = (scenario, battlefield, _avoiding(through, difficult))
-    dry = _DRY[key][2].for_mover(through.mover)
+        _DRY[key] = (scenario, battlefield, _avoiding(plain, difficult))
+    dry = with_standing(_DRY[key][2].for_mover(through.mover), standing or {}, reach_in=range_in)
     dry_flat = np.full(xs.shape, np.inf)
     dry_flat[near] = dry.path_field(dry.mover.start, within_in=range_in).lengths_to(
         xs[near], ys[near]

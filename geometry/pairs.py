@@ -83,6 +83,33 @@ def overlap_depths(a: Bases, b: Bases) -> np.ndarray:
     return out
 
 
+def close_pairs(bases: Bases, within_in: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i < j, in row order) whose circumscribed circles come within `within_in`
+    of each other: a superset of the pairs at most that far apart edge to edge, found with a
+    spatial index (STRtree) so n bases cost about n log n, not an n x n matrix."""
+    if len(bases) < 2:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    reach = bases.radius + within_in / 2
+    x, y = bases.xy[:, 0], bases.xy[:, 1]
+    boxes = shapely.box(x - reach, y - reach, x + reach, y + reach)
+    first, second = shapely.STRtree(boxes).query(boxes, predicate="intersects")
+    keep = first < second
+    first, second = first[keep], second[keep]
+    order = np.lexsort((second, first))
+    return first[order], second[order]
+
+
+def pair_overlap_depths(bases: Bases, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """`overlap_depths` for the listed pairs only (closed form for two round bases)."""
+    gap = np.hypot(*(bases.xy[first] - bases.xy[second]).T).reshape(-1)
+    out = np.maximum(0.0, bases.radius[first] + bases.radius[second] - gap)
+    odd = ~(bases.is_round[first] & bases.is_round[second]) & (out > 0)
+    for k in np.nonzero(odd)[0]:
+        out[k] = overlap_depth(bases.footprints[first[k]], bases.footprints[second[k]])
+    return out
+
+
 def depth_words(depth_in: float) -> str:
     """How deep an overlap is, in words precise enough to show a thousandth of an inch."""
     return f'{depth_in:.2f}"' if depth_in >= 0.01 else f'{depth_in:.4f}"'

@@ -1,21 +1,30 @@
 """The start layout as a judge would inspect it before any move: every base on the board, on
 the surface it claims to stand on, out of walls, impassable areas and barricades, and not
-overlapping another base."""
+overlapping another base (pairs found with a spatial index: 10,000 models in seconds)."""
 
 from __future__ import annotations
 
 import numpy as np
+import shapely
 
 from chargeopt.geometry.footprints import Footprint
-from chargeopt.geometry.pairs import SAME_HEIGHT_IN, Bases, depth_words, height_gaps, overlap_depths
+from chargeopt.geometry.pairs import (
+    SAME_HEIGHT_IN,
+    Bases,
+    close_pairs,
+    depth_words,
+    pair_overlap_depths,
+)
 from chargeopt.geometry.pose import (
+    BLOCKING_KINDS,
     KIND_WORDS,
     Surfaces,
+    blocks_at,
     board_overhang,
     describe_overhang,
-    terrain_intrusions,
+    terrain_depth,
 )
-from chargeopt.geometry.terrain import Battlefield
+from chargeopt.geometry.terrain import Battlefield, TerrainPiece
 from chargeopt.models import Scenario, ScenarioError
 
 MAX_PROBLEMS = 10
@@ -37,6 +46,7 @@ def check_start_layout(
     field = battlefield or Battlefield.from_scenario(scenario)
     tolerance = scenario.rules.base_contact_tolerance_in
     surfaces = Surfaces(field)
+    blockers = _Blockers(field)
     footprints = start_footprints(scenario)
     where = {
         m.id: (ui, mi, f"units[{ui}].models[{mi}]")
@@ -57,7 +67,7 @@ def check_start_layout(
                 f"model {model_id!r} sticks out of the board by {describe_overhang(past)}",
                 "move it onto the board",
             )
-        for piece, depth in terrain_intrusions(fp, field, tolerance):
+        for piece, depth in blockers.intrusions(fp, tolerance):
             add(
                 model_id,
                 1,
@@ -85,19 +95,38 @@ def check_start_layout(
 
     ids = list(footprints)
     bases = Bases.of(list(footprints.values()))
-    depth = overlap_depths(bases, bases)
-    overlapping = (depth > scenario.rules.base_overlap_tolerance_in) & (
-        height_gaps(bases, bases) < SAME_HEIGHT_IN
-    )
-    for i, j in zip(*np.nonzero(np.triu(overlapping, k=1)), strict=True):
+    near_i, near_j = close_pairs(bases)
+    depth = pair_overlap_depths(bases, near_i, near_j)
+    level = np.abs(bases.z[near_i] - bases.z[near_j]) < SAME_HEIGHT_IN
+    overlapping = (depth > scenario.rules.base_overlap_tolerance_in) & level
+    found_i, found_j = near_i[overlapping], near_j[overlapping]
+    for i, j, deep in zip(found_i, found_j, depth[overlapping], strict=True):
         first, second = sorted((ids[i], ids[j]), key=lambda m: where[m][:2])
-        add(
-            second,
-            3,
-            f"model {second!r} overlaps {first!r} by {depth_words(depth[i, j])}",
-            "move it apart",
-        )
+        words = depth_words(float(deep))
+        add(second, 3, f"model {second!r} overlaps {first!r} by {words}", "move it apart")
 
     if found:
         found.sort(key=lambda item: item[:3])
         raise ScenarioError(file, [problem for *_, problem in found[:MAX_PROBLEMS]])
+
+
+class _Blockers:
+    """Walls, impassable areas and barricades under a spatial index: `pose.terrain_intrusions`
+    (same pieces, order and depths) without measuring every base against every piece."""
+
+    def __init__(self, field: Battlefield) -> None:
+        self.pieces = field.of_kind(*BLOCKING_KINDS)
+        self.tree = shapely.STRtree([piece.shape for piece in self.pieces])
+
+    def intrusions(self, fp: Footprint, tolerance_in: float) -> list[tuple[TerrainPiece, float]]:
+        reach = fp.radius_in
+        near = self.tree.query(shapely.box(fp.x - reach, fp.y - reach, fp.x + reach, fp.y + reach))
+        found = []
+        for index in sorted(near.tolist()):
+            piece = self.pieces[index]
+            if not blocks_at(piece, fp.z):
+                continue
+            depth = terrain_depth(fp, piece.shape)
+            if depth > tolerance_in:
+                found.append((piece, depth))
+        return found

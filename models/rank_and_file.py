@@ -48,6 +48,13 @@ class RankAndFileRules:
     """A failed charge moves the normal Move towards the target."""
     redirect: bool = False
     """A failed charge may be redirected once to another enemy unit in reach."""
+    fight_over_gaps: bool = True
+    """Models count in contact across the empty slots of an incomplete rank (T9A)."""
+    declaration: bool = True
+    """The target must be in the charger's Front Arc and line of sight (T9A)."""
+    failed_charge: str = "t9a-snaking"
+    """The failed charge move: "t9a-snaking" (wheel then forward, 4"), "normal-move" (6e: the
+    Move along the charge path), "high-die" (tow: the higher D6 along the charge path)."""
 
 
 RANK_AND_FILE_RULES: dict[str, dict[str, object]] = {
@@ -58,12 +65,19 @@ RANK_AND_FILE_RULES: dict[str, dict[str, object]] = {
         "wheels": 1,
         "failed_move": True,
         "redirect": True,
+        "fight_over_gaps": False,
+        "declaration": False,
+        "failed_charge": "normal-move",
     },
     "tow": {
         "charge_move": "move-plus-high-d6",
         "arc_rule": "front-rank-majority",
         "wheels": 1,
+        "failed_move": True,
         "redirect": True,
+        "fight_over_gaps": False,
+        "declaration": False,
+        "failed_charge": "high-die",
     },
 }
 """Each rank-and-file edition as the values it changes from The Ninth Age's (RULES.md)."""
@@ -89,7 +103,7 @@ class BlockAction(_Frozen):
     )
     unit: str | None = key("The id of the charging block.", example="A", default=None)
     units: tuple[str, ...] = key(
-        "The ids of the blocks of a combined charge (instead of unit).",
+        "The ids of the blocks of a combined charge (instead of unit), each named once.",
         example=["A", "C"],
         default=(),
     )
@@ -210,6 +224,13 @@ class RankAndFileScenario(_Frozen):
             if uid in ids[:i]:
                 raise KeyPathError(f"units[{i}].id", f"unit id {uid!r} repeats", "rename it")
         units = {u.id: u for u in self.units}
+        for i, uid in enumerate(self.action.units):
+            if uid in self.action.units[:i]:
+                raise KeyPathError(
+                    f"action.units[{i}]",
+                    f"unit {uid!r} is named twice: a block charges once",
+                    "name each charging unit once",
+                )
         choices = f"choose one of {', '.join(ids)}"
         for i, uid in enumerate(self.action.chargers):
             if uid not in units:

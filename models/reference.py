@@ -70,9 +70,8 @@ def _document(model: type[BaseModel]) -> list[str]:
             if name in seen:
                 continue
             seen.add(name)
-            heading = (
-                title if "kind" not in option.get("properties", {}) else _kind_title(title, option)
-            )
+            tag = next((k for k in ("kind", "move") if k in option.get("properties", {})), "")
+            heading = _kind_title(title, option, tag) if tag else title
             about = option.get("description", "") if loc else ""
             lines += _section(heading, about, option, table.defs)
             for key in option.get("properties", {}):
@@ -110,9 +109,10 @@ def _display(loc: tuple[int | str, ...], key: str, more: tuple[int, ...]) -> str
     return path
 
 
-def _kind_title(title: str, option: dict[str, Any]) -> str:
-    kind = option["properties"]["kind"].get("const")
-    return f"{title} as a table with kind = {inline(kind)}" if kind else title
+def _kind_title(title: str, option: dict[str, Any], tag: str) -> str:
+    """The heading of one variant of a table told apart by its `tag` key (kind, move)."""
+    kind = option["properties"][tag].get("const")
+    return f"{title} as a table with {tag} = {inline(kind)}" if kind else title
 
 
 def _section(heading: str, about: str, table: dict[str, Any], defs: dict[str, Any]) -> list[str]:

@@ -8,7 +8,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .keys import Coordinate, Finite, key
-from .scenario import Action, ActionKind, RulesetId
+from .rank_and_file import WHEEL_METRICS
+from .rulesets import KNOWN_RULESETS, RANK_AND_FILE_EDITIONS
+from .scenario import Action, ActionKind
+
+RESULT_RULESETS = (*KNOWN_RULESETS, *RANK_AND_FILE_EDITIONS, *WHEEL_METRICS)
+"""Every ruleset id a result may name: the skirmish editions and modifiers, the rank-and-file
+editions and their wheel metrics."""
+ResultRulesetId = Annotated[str, Field(json_schema_extra={"enum": list(RESULT_RULESETS)})]
 
 ActionKindName = Annotated[str, Field(json_schema_extra={"enum": [k.value for k in ActionKind]})]
 
@@ -140,7 +147,7 @@ class Result(_Doc):
     scenario: str = key(
         "The name of the scenario solved.", example="Ten marines charge through a ruin", default=""
     )
-    ruleset: tuple[RulesetId, ...] = key(
+    ruleset: tuple[ResultRulesetId, ...] = key(
         "The rules played by: an edition and its modifiers.", example=["40k-10e"], default=()
     )
     action: ResultAction | None = key(

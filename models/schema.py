@@ -11,6 +11,7 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 
 from .rank_and_file import RankAndFileScenario
 from .result import Result
+from .result_blocks import ResultBlock
 from .scenario import Scenario
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -19,6 +20,8 @@ DOCUMENT_DESCRIPTIONS = {
     "(TOML or JSON, coordinates in inches from the board's top-left corner).",
     "Result": "The answer to a scenario, or a hand-written placement to check: only "
     "placements is required.",
+    "ResultBlock": "One block of a rank-and-file result: where it ends (its front-left corner "
+    "and facing) and the ruling's reasons.",
     "RankAndFileScenario": "A rank-and-file table (t9a-2022, whfb-6e, tow): blocks of models in "
     "files and ranks, impassable terrain and one charge, single or combined; the ruleset picks "
     "this document type.",
@@ -62,7 +65,21 @@ def rank_and_file_schema() -> dict[str, Any]:
 def result_schema() -> dict[str, Any]:
     """JSON Schema of a result document."""
     schema = Result.model_json_schema(mode="serialization", schema_generator=_InWrittenOrder)
-    return _with_header(schema, "chargeopt result")
+    return _with_header(_with_block_defs(schema), "chargeopt result")
+
+
+def _with_block_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """The result's schema with `blocks[]` described: ResultBlock and its path steps added to
+    its $defs (the result keeps each block a plain table; see models/result_blocks.py)."""
+    block = ResultBlock.model_json_schema(
+        mode="serialization",
+        schema_generator=_InWrittenOrder,
+        ref_template="#/$defs/{model}",
+    )
+    defs = {**schema.get("$defs", {}), **block.pop("$defs", {}), "ResultBlock": block}
+    blocks = {**schema["properties"]["blocks"], "items": {"$ref": "#/$defs/ResultBlock"}}
+    properties = {**schema["properties"], "blocks": blocks}
+    return {**schema, "properties": properties, "$defs": dict(sorted(defs.items()))}
 
 
 def _with_header(schema: dict[str, Any], title: str) -> dict[str, Any]:
@@ -72,7 +89,8 @@ def _with_header(schema: dict[str, Any], title: str) -> dict[str, Any]:
 
 @cache
 def _validation_schema(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema(mode="validation", schema_generator=_InWrittenOrder)
+    schema = model.model_json_schema(mode="validation", schema_generator=_InWrittenOrder)
+    return _with_block_defs(schema) if model is Result else schema
 
 
 class KeySchema:

@@ -11,6 +11,23 @@ MAX_DEFAULT_WORKERS = 8
 """The default CP-SAT workers stop at this many cores (CP-SAT's own portfolio size)."""
 
 
+REPAIR_EXTRA = (
+    "--repair needs the repair extra (networkx and scipy): pip install 'chargeopt[repair]'"
+)
+REPAIR_MODULES = ("networkx", "scipy")
+"""What only the repair imports (`forty_k.engaged_repair`): an ordinary solve needs neither."""
+
+
+def repair_installed() -> bool:
+    """Whether the repair's extra is installed (found without importing it)."""
+    from importlib.util import find_spec
+
+    try:
+        return all(find_spec(name) is not None for name in REPAIR_MODULES)
+    except (ImportError, ValueError):
+        return False
+
+
 def machine_workers() -> int:
     """The default CP-SAT workers: the machine's cores, at most `MAX_DEFAULT_WORKERS`."""
     return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_WORKERS))
@@ -46,6 +63,8 @@ class SolveOptions:
     benchmarks hold a 30-model charge to."""
 
     def __post_init__(self) -> None:
+        if self.repair and not repair_installed():
+            raise ChargeoptError(REPAIR_EXTRA)
         if self.time_limit_s <= 0:
             raise ChargeoptError(f"--time-limit must be positive, got {self.time_limit_s:g}")
         if self.workers < 1:

@@ -12,7 +12,9 @@ def verified(scenario: Scenario | RankAndFileScenario, result: Result) -> Result
     is downgraded to `unknown` so it is never presented as legal."""
     from chargeopt.geometry.checker import check_placement
 
-    moved = any(b.get("outcome") == "fails" and b.get("path") for b in result.blocks)
+    moved = any(
+        b.get("outcome") in ("fails", "impossible") and b.get("path") for b in result.blocks
+    )
     if result.action is None or (result.status.value not in ("optimal", "feasible") and not moved):
         return result
     if isinstance(scenario, RankAndFileScenario):

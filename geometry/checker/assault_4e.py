@@ -24,6 +24,7 @@ from chargeopt.geometry.footprints import Footprint
 from chargeopt.geometry.move_state import MoveState
 from chargeopt.geometry.pairs import RANGE_SLACK_IN
 from chargeopt.geometry.paths import obstacle_map
+from chargeopt.geometry.standing import crossed, with_standing
 from chargeopt.models import RoundBase, Unit, Violation, assault_range_of
 
 ASSAULT_4E_KINDS = (
@@ -32,12 +33,12 @@ ASSAULT_4E_KINDS = (
     "first_contact_not_nearest",
     "chain_broken",
     "order_blocked",
+    "moved_through_model",
     "preference_skipped",
     "engaged_model_moved",
     "reinforcement_short",
     "reinforcement_not_closest",
 )
-NEAREST_TIE_IN = 1e-6
 WITNESS_STEP_DEG = closest.WITNESS_STEP_DEG
 WITNESS_MARGIN_IN = closest.WITNESS_MARGIN_IN
 _gaps, _at, _on_open_ground = closest.gaps, closest.at, closest.on_open_ground
@@ -113,6 +114,7 @@ def order_violations(move: MoveState, order: Sequence[str]) -> list[Violation]:
             )
         ]
     found = _first_violations(move, order[0])
+    found += _through_mates(move, order[0], [], 1)
     rules = move.rules
     moved: list[str] = [order[0]]
     for step, mid in enumerate(order[1:], start=2):
@@ -142,13 +144,72 @@ def order_violations(move: MoveState, order: Sequence[str]) -> list[Violation]:
                             "moved yet",
                         )
                     )
+        found += _through_mates(move, mid, moved, step)
         found += _preference(move, moved, mid, step)
         moved.append(mid)
     return found
 
 
+def standing_mates(move: MoveState, mid: str, moved: Sequence[str]) -> dict[str, Footprint]:
+    """The unit mates standing while `mid` moves: those in `moved` where they ended, the
+    others where they start."""
+    return {
+        m: (move.end[m] if m in moved else move.start[m]) for m in move.ids if m != mid
+    }
+
+
+def _through_mates(move: MoveState, mid: str, moved: Sequence[str], step: int) -> list[Violation]:
+    """moved_through_model: `mid` reaches its end within its assault range only through a
+    unit mate standing at its step (seed 001: "models may not move through friendly or enemy
+    models")."""
+    if not move.moved(mid):
+        return []
+    scenario = move.scenario
+    range_in = assault_range_of(move.unit, scenario.rules) + RANGE_SLACK_IN
+    end = move.end[mid]
+    standing = standing_mates(move, mid, moved)
+
+    def length(blocking: dict[str, Footprint]) -> float:
+        return float(
+            assault_lengths(
+                scenario,
+                move.battlefield,
+                mid,
+                np.array([end.x]),
+                np.array([end.y]),
+                end.z,
+                range_in=range_in,
+                difficult_roll=scenario.action.difficult_roll,
+                avoid_units=_non_target_units(move),
+                standing=blocking,
+            )[0]
+        )
+
+    if np.isfinite(length(standing)) or not np.isfinite(length({})):
+        return []
+    return [_through(move, mid, standing, step, "its assault range")]
+
+
+def _through(
+    move: MoveState, mid: str, standing: dict[str, Footprint], step: int, limit: str
+) -> Violation:
+    """The violation naming the mates the shortest path that ignores them passes through."""
+    omap = obstacle_map(move.scenario, move.battlefield, mid)
+    end = move.end[mid]
+    path = omap.path_field(omap.mover.start).path_to(end.x, end.y)
+    hit = crossed(path, standing, omap.mover.clearance_in) or tuple(standing)
+    names = ", ".join(repr(m) for m in hit)
+    return Violation(
+        kind="moved_through_model",
+        models=(mid, *hit),
+        message=f"model {mid!r} (step {step}) reaches its end within {limit} only by moving "
+        f"through {names}, standing at that moment; models may not move through other models",
+    )
+
+
 def _first_violations(move: MoveState, first: str) -> list[Violation]:
-    """The first model is the nearest to the primary target, in contact with its nearest model."""
+    """The first model is the nearest to the primary target, in contact with its nearest model
+    (ties within the base contact tolerance are the player's choice: any tied one passes)."""
     primary = move.scenario.unit_by_id[move.scenario.action.targets[0]]
     foes = [move.start[m.id] for m in primary.models]
     starts = [move.start[m] for m in move.ids]
@@ -156,7 +217,8 @@ def _first_violations(move: MoveState, first: str) -> list[Violation]:
     nearest = gaps.min()
     out = []
     i = move.ids.index(first)
-    if gaps[i].min() > nearest + NEAREST_TIE_IN:
+    tie = move.rules.base_contact_tolerance_in
+    if gaps[i].min() > nearest + tie:
         who = move.ids[int(np.argmin(gaps.min(axis=1)))]
         out.append(
             Violation(
@@ -167,7 +229,7 @@ def _first_violations(move: MoveState, first: str) -> list[Violation]:
             )
         )
     closest = [
-        primary.models[j].id for j in np.flatnonzero(gaps[i] <= gaps[i].min() + NEAREST_TIE_IN)
+        primary.models[j].id for j in np.flatnonzero(gaps[i] <= gaps[i].min() + tie)
     ]
     touched = set(move.in_target_contact[first])
     if not touched & set(closest):
@@ -245,10 +307,8 @@ def _witness(
     bf = move.battlefield
     ok = (xs >= r) & (xs <= bf.width - r) & (ys >= r) & (ys <= bf.height - r)
     spots = [_at(start, x, y) for x, y in zip(xs, ys, strict=True)]
-    standing = [move.start[m] for m in move.others] + [
-        move.start[m] for m in move.ids if m not in moved and m != mid
-    ]
-    standing += [move.end[m] for m in moved]
+    mates = standing_mates(move, mid, moved)
+    standing = [move.start[m] for m in move.others] + list(mates.values())
     keep_off = [s for s in standing if s is not centre]
     if keep_off:
         ok &= (_gaps(spots, keep_off) >= margin).all(axis=1)
@@ -274,6 +334,7 @@ def _witness(
         difficult_roll=move.scenario.action.difficult_roll,
         avoid_units=_non_target_units(move),
         margin_in=margin,
+        standing=mates,
     )
     if not np.isfinite(lengths).any():
         return None
@@ -402,13 +463,19 @@ def _reinforcement_witness(
     return None
 
 
-def consolidation_violations(move: MoveState) -> list[Violation]:
+def consolidation_violations(move: MoveState, order: Sequence[str] = ()) -> list[Violation]:
     """moved_too_far: each model at most 3" along its shortest legal path (difficult terrain
-    ignored; other models and walls block)."""
+    ignored; other models and walls block); moved_through_model: within 3" only through a
+    unit mate standing at its step, replaying `order` (the moved models not in it move after
+    it, in the scenario's order; those that stay stand where they are)."""
     limit = move.rules.consolidate_in
     found = []
-    for mid in move.ids:
+    steps = [m for m in order if m in move.ids]
+    steps += [m for m in move.ids if m not in steps and move.moved(m)]
+    moved: list[str] = []
+    for step, mid in enumerate(steps, start=1):
         if not move.moved(mid):
+            moved.append(mid)
             continue
         end = move.end[mid]
         omap = obstacle_map(move.scenario, move.battlefield, mid)
@@ -424,4 +491,12 @@ def consolidation_violations(move: MoveState) -> list[Violation]:
                     f'of {limit:g}" along a legal path',
                 )
             )
+        else:
+            standing = standing_mates(move, mid, moved)
+            around = with_standing(omap, standing)
+            if around.path_field(around.mover.start).length_to(end.x, end.y) > (
+                limit + RANGE_SLACK_IN
+            ):
+                found.append(_through(move, mid, standing, step, f'the {limit:g}" move'))
+        moved.append(mid)
     return found

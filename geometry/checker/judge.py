@@ -224,7 +224,7 @@ def _check_assault_4e(
     elif kind == ActionKind.PILE_IN:
         found += reinforcement_violations(move)
     elif kind == ActionKind.CONSOLIDATE:
-        found += consolidation_violations(move)
+        found += consolidation_violations(move, order)
     return found
 
 

@@ -34,7 +34,8 @@ def charge_move_limit(scenario: RankAndFileScenario, uid: str, roll: int | None)
     if rules.charge_move == "double-move":
         return 2 * movement
     if rules.charge_move == "move-plus-high-d6":
-        return float(roll) if roll is not None else movement + 6
+        given = roll if roll is not None else scenario.action.roll_of(uid)
+        return float(given) if given is not None else movement + 6
     return None
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from shapely.geometry import Polygon
 
+from chargeopt.geometry.rank_and_file.contact import contact_faces
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment, heading_of, model_bases
 from chargeopt.models import Block
 
@@ -79,12 +80,17 @@ def free_slides(lo: float, hi: float, blocked: list[Interval]) -> list[Interval]
 @dataclass(frozen=True)
 class FacingBases:
     """Where the models on either side of a facing stand along it: the target's bases on
-    the facing, as intervals, and the charger's front-rank base width and file count."""
+    the facing, as intervals (over the gaps a model may have two: its face on the facing and
+    a gap's face ending at the facing's corner), and the charger's front-rank base width and
+    file count."""
 
     target: tuple[tuple[str, Interval], ...]
     length_in: float
     charger_base_in: float
     charger_files: int
+    over_gaps: bool = False
+    """Fighting Over Gaps (T9A): a charger model counts only against a target model's span
+    (the target's contact faces); otherwise against any point of the facing."""
 
     def breakpoints(self, charger_ids: int | None = None) -> list[float]:
         """Every slide at which some charger base edge meets a target base edge or an end
@@ -100,27 +106,48 @@ class FacingBases:
         bases touching only at a corner count (closed intervals)."""
         w = self.charger_base_in
         front = (slide_in, slide_in + w * self.charger_files)
-        target = sum(1 for _, (s, e) in self.target if s <= front[1] + eps and e >= front[0] - eps)
+        target = len(
+            {m for m, (s, e) in self.target if s <= front[1] + eps and e >= front[0] - eps}
+        )
+        spans = [span for _, span in self.target] if self.over_gaps else [(0.0, self.length_in)]
         charger = sum(
             1
             for k in range(self.charger_files)
-            if slide_in + k * w <= self.length_in + eps and slide_in + (k + 1) * w >= -eps
+            if any(
+                slide_in + k * w <= e + eps and slide_in + (k + 1) * w >= s - eps for s, e in spans
+            )
         )
         return target, charger
 
     def target_ids(self, slide_in: float, eps: float = 1e-9) -> list[str]:
         front = (slide_in, slide_in + self.charger_base_in * self.charger_files)
-        return [m for m, (s, e) in self.target if s <= front[1] + eps and e >= front[0] - eps]
+        ids = [m for m, (s, e) in self.target if s <= front[1] + eps and e >= front[0] - eps]
+        return list(dict.fromkeys(ids))
 
 
-def facing_bases(target: Block, pose: BlockPose, facing: Segment, charger: Block) -> FacingBases:
-    """The target's models whose bases lie on `facing`, with their spans along it."""
+def facing_bases(
+    target: Block, pose: BlockPose, facing: Segment, charger: Block, over_gaps: bool = False
+) -> FacingBases:
+    """The target's models whose bases lie on `facing` (with `over_gaps`, whose contact faces
+    across empty slots do: T9A's Fighting Over Gaps), with their spans along it."""
     on = []
-    for model_id, _, _, base in model_bases(target, pose):
-        corners = list(base.exterior.coords)[:-1]
+    if over_gaps:
+        shapes = [
+            (mid, list(face.coords)) for mid, faces in contact_faces(target, pose) for face in faces
+        ]
+    else:
+        shapes = [
+            (mid, list(base.exterior.coords)[:-1]) for mid, _, _, base in model_bases(target, pose)
+        ]
+    ends = (0.0, facing.length_in)
+    corner_only: dict[str, Interval] = {}
+    for model_id, corners in shapes:
         touching = [p for p in corners if abs(facing.out(p)) <= 1e-9]
+        alongs = [facing.along(p) for p in touching]
         if len(touching) >= 2:
-            alongs = [facing.along(p) for p in touching]
             on.append((model_id, (min(alongs), max(alongs))))
+        elif over_gaps and touching and any(abs(alongs[0] - e) <= 1e-9 for e in ends):
+            corner_only[model_id] = (alongs[0], alongs[0])  # a gap's face ending at a corner
+    on += list(corner_only.items())
     on.sort(key=lambda item: item[1])
-    return FacingBases(tuple(on), facing.length_in, charger.base.width_in, charger.files)
+    return FacingBases(tuple(on), facing.length_in, charger.base.width_in, charger.files, over_gaps)

@@ -21,12 +21,12 @@ from chargeopt.solver.assault_4e.answer import answer
 from chargeopt.solver.assault_4e.approach import closest_spot, keeps_coherency, open_ground
 from chargeopt.solver.assault_4e.close_in_bound import close_in_ceilings
 from chargeopt.solver.core.coherency_constraints import one_group
+from chargeopt.solver.core.exact_limits import PRINTED, Margins
 from chargeopt.solver.core.polish import Pose
 from chargeopt.solver.core.tolerances import (
     APART_IN,
     CONTACT_GAP_IN,
     JSON_DECIMALS,
-    MARGIN_IN,
     PAIR_KEPT_IN,
 )
 
@@ -34,6 +34,8 @@ RING_STEP_DEG = 1.0
 MAX_PASSES = 12
 Lengths = Callable[[str, np.ndarray, np.ndarray], np.ndarray]
 """Move lengths of a model to ends (x, y); inf where it cannot go."""
+Around = Callable[[str, dict[str, Footprint], np.ndarray, np.ndarray], np.ndarray]
+"""Move lengths of a model to ends (x, y) round the unit mates standing (by id)."""
 
 
 def close_in(
@@ -47,11 +49,15 @@ def close_in(
     *,
     reach_in: dict[str, float],
     approach: bool = False,
+    around: Around | None = None,
+    margins: Margins = PRINTED,
 ) -> Result:
     """Moves `movers` (nearest to `foes` first) into base contact within `limit_in` where they
     can; the others stay, or with `approach` get as close as they can. `optimal` where the
     answer meets the ceilings of `close_in_bound.py` (`reach_in`: how far each model may
-    move under the rules)."""
+    move under the rules). `around`: lengths along paths round the unit mates standing at
+    that moment (consolidation; a reinforcement move passes through models). `margins`: kept
+    inside the move and coherency (`exact_limits.py`)."""
     t0 = time.perf_counter()
     unit = scenario.acting_unit
     pos = {m.id: Footprint(unit.base_of(m), m.x, m.y, m.z, m.facing) for m in unit.models}
@@ -87,6 +93,8 @@ def close_in(
                 lengths,
                 limit_in,
                 coherent_at_start,
+                around,
+                margins,
             )
             if spot is not None:
                 x, y, length, touched = spot
@@ -153,6 +161,8 @@ def _best_spot(
     lengths: Lengths,
     limit_in: float,
     coherent_at_start: bool,
+    around: Around | None = None,
+    margins: Margins = PRINTED,
 ) -> tuple[float, float, float, tuple[str, ...]] | None:
     """The shortest legal contact spot of `mid`, preferring an enemy model not yet engaged."""
     fp = pos[mid]
@@ -168,16 +178,21 @@ def _best_spot(
         xs = np.round(foe.x + d * np.cos(angles), JSON_DECIMALS)
         ys = np.round(foe.y + d * np.sin(angles), JSON_DECIMALS)
         length = lengths(mid, xs, ys)
-        ok = (length <= limit_in - MARGIN_IN) & open_ground(scenario, battlefield, mid, xs, ys)
+        ok = (length <= limit_in - margins.one_in) & open_ground(scenario, battlefield, mid, xs, ys)
         blockers = [o for o in [*others, *mates] if o is not foe]
         if blockers and ok.any():
             facing = np.full(len(xs), fp.facing)
             ok &= (edge_distances(fp.base, xs, ys, facing, blockers) >= APART_IN).all(axis=1)
         if coherent_at_start and mates and ok.any():
             facing = np.full(int(ok.sum()), fp.facing)
-            link = scenario.rules.coherency_range_in - PAIR_KEPT_IN
+            link = scenario.rules.coherency_range_in - margins.pair_in
             to_mates = edge_distances(fp.base, xs[ok], ys[ok], facing, mates) <= link
             ok[ok] = keeps_coherency(scenario, mates, to_mates, link)
+        if around is not None and ok.any():
+            standing = {m: p for m, p in pos.items() if m != mid}
+            length = length.copy()
+            length[ok] = around(mid, standing, xs[ok], ys[ok])
+            ok &= length <= limit_in - margins.one_in
         if not ok.any():
             continue
         k = int(np.flatnonzero(ok)[np.argmin(length[ok])])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from chargeopt.solver.assault_4e.contact_plan import ContactPlan
-from chargeopt.solver.assault_4e.order import End, first_spots
+from chargeopt.solver.assault_4e.order import End, first_model_spots, first_spots
 from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, Spots, State, options_at
 from chargeopt.solver.bounds.contact_bound import most_matched
 from chargeopt.solver.core.tolerances import APART_IN
@@ -26,7 +26,7 @@ MAX_FIRST_TRIES = 90
 def guided_first(charge: Charge, plan: ContactPlan, first: str, foe: str) -> End | None:
     """The first model's shortest move into base contact with `foe` that leaves the most of
     the plan to the others, clear of every unit mate still standing; None if it has none."""
-    sp = charge.spots[first]
+    sp = first_model_spots(charge, first)
     idx = first_spots(charge, first, foe)
     others = [m.id for m in charge.unit.models if m.id != first]
     whole = _kept(plan, others, set())
@@ -46,7 +46,7 @@ def guided_first(charge: Charge, plan: ContactPlan, first: str, foe: str) -> End
 def planned_firsts(charge: Charge, plan: ContactPlan, first: str, foe: str) -> list[End]:
     """The first model's own planned spots (touching `foe`), clear of every unit mate still
     standing, shortest first."""
-    sp = charge.spots[first]
+    sp = first_model_spots(charge, first)
     mine = np.intersect1d(first_spots(charge, first, foe), list(plan.reach.get(first, {}).values()))
     return [_end(sp, int(i)) for i in mine[np.argsort(sp.moved[mine], kind="stable")]]
 

@@ -6,7 +6,15 @@ from __future__ import annotations
 import numpy as np
 
 from chargeopt.geometry.distance_matrix import edge_distances
-from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, State, options_at
+from chargeopt.solver.assault_4e.mates import around_mates
+from chargeopt.solver.assault_4e.sequence import (
+    NO_SPOT,
+    Charge,
+    Spots,
+    State,
+    options_at,
+    standing_at,
+)
 from chargeopt.solver.core.tolerances import APART_IN
 
 End = tuple[float, float, tuple[str, ...], float]
@@ -30,7 +38,7 @@ def judged(charge: Charge, ends: dict[str, End], order: list[str]) -> list[int]:
 def first_spot(charge: Charge, first: str, foe: str) -> End | None:
     """The first model's move: the shortest into base contact with `foe`, clear of every unit
     mate still standing; None if there is none."""
-    sp = charge.spots[first]
+    sp = first_model_spots(charge, first)
     idx = first_spots(charge, first, foe)
     if not len(idx):
         return None
@@ -40,7 +48,7 @@ def first_spot(charge: Charge, first: str, foe: str) -> End | None:
 
 def first_spots(charge: Charge, first: str, foe: str) -> np.ndarray:
     """Indices of the first model's spots in base contact with `foe`, clear of every unit
-    mate still standing."""
+    mate still standing and reached along a path around them (`first_lengths`)."""
     sp = charge.spots[first]
     start = charge.start(first)
     idx = np.array([i for i, t in enumerate(sp.touches) if foe in t], dtype=int)
@@ -50,7 +58,26 @@ def first_spots(charge: Charge, first: str, foe: str) -> np.ndarray:
             start.base, sp.x[idx], sp.y[idx], np.full(len(idx), start.facing), still
         )
         idx = idx[(gaps >= APART_IN / 2).all(axis=1)]
-    return idx
+    moved = first_lengths(charge, first)
+    return idx[np.isfinite(moved[idx])]
+
+
+def first_model_spots(charge: Charge, first: str) -> Spots:
+    """The first model's spots with their move lengths around its unit mates."""
+    sp = charge.spots[first]
+    return Spots(sp.x, sp.y, first_lengths(charge, first), sp.touches)
+
+
+def first_lengths(charge: Charge, first: str) -> np.ndarray:
+    """The first model's move length to each of its spots, around every unit mate where it
+    starts (inf where it cannot go); measured once per charge and model."""
+    key = ("first", first)
+    if key not in charge.first_cache:
+        sp = charge.spots[first]
+        which = np.array([bool(t) for t in sp.touches], bool)
+        sp = around_mates(charge, first, standing_at(charge, State(), first), sp, which)
+        charge.first_cache[key] = np.where(which, sp.moved, np.inf)
+    return charge.first_cache[key]
 
 
 def greedy_from(

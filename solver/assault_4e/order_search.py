@@ -17,20 +17,27 @@ import numpy as np
 
 from chargeopt.geometry import Footprint
 from chargeopt.solver.assault_4e.contact_plan import ContactPlan
-from chargeopt.solver.assault_4e.order import End, first_spots
+from chargeopt.solver.assault_4e.order import End, first_model_spots, first_spots
 from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, Spots, State, options_at
 from chargeopt.solver.core import clock
 from chargeopt.solver.core.tolerances import APART_IN, CONTACT_GAP_IN, JSON_DECIMALS, MARGIN_IN
 
-WALK_STEPS = 800
-"""Single-model moves the walks of one charge may take in all (a 5-model unit walks 160
-orders, a 10-model one 80): a sampled five-marine charge packed its fifth model around one
-enemy model only after some 250 moves with one seed."""
+WALK_STEPS = 400
+"""Single-model moves the walks of one charge may take in all (a 5-model unit walks 80
+orders, a 10-model one 40): each move measures its spots round the mates standing, about
+0.01-0.02 s (a4-ten's 400 moves some 6 s, loaded); a count, so the answer is the same on
+any machine."""
 MIN_WALKS = 6
-"""Walks of a charge whatever its size."""
+"""Whole orders a charge of more than `LARGE_UNIT` models walks in all."""
 LARGE_UNIT = 15
 """Units of more models than this walk only `MIN_WALKS` orders (a walk of a5-twenty costs
-about 0.08 s; the contact plan packs such units better than chance)."""
+about 0.3-0.5 s with mates blocking; the contact plan packs such units better than
+chance)."""
+
+
+def moves_budget(models: int) -> int:
+    """Single-model moves the order search of a charge by `models` models may take in all."""
+    return WALK_STEPS if models <= LARGE_UNIT else MIN_WALKS * models
 SUPPORT = 3
 """The first category that touches no enemy model."""
 
@@ -47,23 +54,29 @@ def random_walks(
     deadline: float,
     seed: int = 0,
     plan: ContactPlan | None = None,
+    *,
+    steps: int | None = None,
 ) -> tuple[dict[str, End], list[str]] | None:
     """The best complete order of the walks by `rank` (None if no walk completes); stops at
-    `goal` (a ceiling), the step budget or `deadline`. With a contact `plan`, some moves are
-    drawn among the planned spots."""
+    `goal` (a ceiling), once `steps` single-model moves are taken (`moves_budget` if None;
+    a walk that finds no spot counts the moves it took) or at `deadline`. With a contact
+    `plan`, some moves are drawn among the planned spots."""
     rng = random.Random(seed)
     ids = [m.id for m in charge.unit.models]
-    walks = max(MIN_WALKS, WALK_STEPS // len(ids)) if len(ids) <= LARGE_UNIT else MIN_WALKS
+    budget = moves_budget(len(ids)) if steps is None else steps
     leads = first_spots(charge, first, foe)
     if not len(leads):
         return None
     best: tuple[tuple, dict[str, End], list[str]] | None = None
-    for _ in range(walks):
+    taken = 0
+    while taken < budget:
         if clock.now() > deadline:
             break
-        run = _walk(charge, first, leads, ids, rng, plan)
-        if run is None:
+        ends, order, complete = _walk(charge, first, leads, ids, rng, plan)
+        taken += len(order)
+        if not complete:
             continue
+        run = (ends, order)
         key = rank(run[0])
         if best is None or key > best[0]:
             best = (key, *run)
@@ -79,11 +92,11 @@ def _walk(
     ids: list[str],
     rng: random.Random,
     plan: ContactPlan | None,
-) -> tuple[dict[str, End], list[str]] | None:
+) -> tuple[dict[str, End], list[str], bool]:
     """One random order: the first model on a random spot touching its enemy model, then a
     model with a spot open (at random, or those with the fewest contact spots first), on a
-    drawn spot of its best category."""
-    sp = charge.spots[first]
+    drawn spot of its best category; the ends, the order and whether every model moved."""
+    sp = first_model_spots(charge, first)
     ends = {first: _end(sp, _lead(charge, sp, leads, rng, _planned(plan, first)))}
     state = State({first: ends[first][:3]})
     order = [first]
@@ -98,13 +111,13 @@ def _walk(
             if len(cats) and cats.min() < NO_SPOT:
                 break
         else:
-            return None
+            return ends, order, False
         i = _draw(charge, state, cats, spots, rng, _planned(plan, mid))
         ends[mid] = _end(spots, i)
         state.ends[mid] = ends[mid][:3]
         order.append(mid)
         waiting.remove(mid)
-    return ends, order
+    return ends, order, True
 
 
 def _planned(plan: ContactPlan | None, mid: str) -> np.ndarray:

@@ -11,12 +11,19 @@ from chargeopt.geometry import Battlefield
 from chargeopt.geometry.assault_moves import free_lengths
 from chargeopt.models import Result, Scenario, Unit
 from chargeopt.solver.assault_4e.close_in import close_in, in_contact_with
+from chargeopt.solver.core.exact_limits import Margins, exactly_if_better
 from chargeopt.solver.options import SolveOptions
 
 
 def solve_reinforcement(scenario: Scenario, options: SolveOptions) -> Result:
     """The reinforcement move: each unengaged model of the acting unit to its shortest contact
-    with a locked enemy model, in coherency; a model that cannot gets as close as it can."""
+    with a locked enemy model, in coherency; a model that cannot gets as close as it can.
+    Where the printed margins leave it short of its ceilings, it is tried at exact limits too
+    (`exact_limits.py`)."""
+    return exactly_if_better(lambda margins: _reinforce(scenario, margins))
+
+
+def _reinforce(scenario: Scenario, margins: Margins) -> Result:
     battlefield = Battlefield.from_scenario(scenario)
     unit = scenario.acting_unit
     foes = _locked(scenario)
@@ -30,7 +37,16 @@ def solve_reinforcement(scenario: Scenario, options: SolveOptions) -> Result:
     stats: dict[str, object] = {"locked_with": [u.id for u in foes]}
     reach = {mid: limit for mid in movers}
     return close_in(
-        scenario, battlefield, foes, movers, lengths, limit, stats, reach_in=reach, approach=True
+        scenario,
+        battlefield,
+        foes,
+        movers,
+        lengths,
+        limit,
+        stats,
+        reach_in=reach,
+        approach=True,
+        margins=margins,
     )
 
 

@@ -5,9 +5,10 @@ instead, and the spots of each model at each step.
 
 Spots a model may take are the candidates plus dense rings (`RING_STEP_DEG`) in base contact
 with each target model, the notches in contact with two at once, and, while a step is judged,
-rings 1" and 1.9" off each moved engaged unit mate; every spot keeps the candidates' margins
-(`MARGIN_IN` off the 1" no-go and other bases, `PAIR_MARGIN_IN` inside the 2" chain,
-`ROLL_MARGIN_IN` inside the assault range)."""
+rings 1" and 1.9" off each moved engaged unit mate; every spot keeps the charge's margins
+(`Charge.margins`: the printed ones off the 1" no-go and the board, inside the 2" chain and
+the assault range; none at exact limits), and its move goes round the unit mates standing at
+its step (`mates.py`)."""
 
 from __future__ import annotations
 
@@ -19,16 +20,14 @@ import numpy as np
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.assault_moves import assault_lengths
 from chargeopt.geometry.distance_matrix import edge_distances
+from chargeopt.geometry.paths import ObstacleMap, obstacle_map
+from chargeopt.geometry.standing import Standing
 from chargeopt.models import RoundBase, Scenario, Unit, assault_range_of
+from chargeopt.solver.assault_4e.mates import around_mates
+from chargeopt.solver.core import clock
 from chargeopt.solver.core.candidates import Candidates, surroundings
-from chargeopt.solver.core.tolerances import (
-    APART_IN,
-    CONTACT_GAP_IN,
-    JSON_DECIMALS,
-    MARGIN_IN,
-    PAIR_KEPT_IN,
-    ROLL_MARGIN_IN,
-)
+from chargeopt.solver.core.exact_limits import PRINTED, Margins
+from chargeopt.solver.core.tolerances import APART_IN, CONTACT_GAP_IN, JSON_DECIMALS
 
 RING_STEP_DEG = 2.0
 """Angular step of the dense contact rings the steps are judged on (the checker's witnesses
@@ -63,9 +62,17 @@ class Charge:
     non_targets: list[Footprint]
     spots: dict[str, Spots] = field(default_factory=dict)
     friend_rings: dict[tuple[str, str, float, float], Spots] = field(default_factory=dict)
+    margins: Margins = PRINTED
+    first_cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, scenario: Scenario, battlefield: Battlefield, c: Candidates) -> Charge:
+    def of(
+        cls,
+        scenario: Scenario,
+        battlefield: Battlefield,
+        c: Candidates,
+        margins: Margins = PRINTED,
+    ) -> Charge:
         around = surroundings(scenario)
         unit = scenario.acting_unit
         charge = cls(
@@ -76,6 +83,7 @@ class Charge:
             list(around.target_ids),
             list(around.targets),
             list(around.non_target_enemies),
+            margins=margins,
         )
         for m in unit.models:
             charge.spots[m.id] = charge._static_spots(m.id, c)
@@ -85,8 +93,15 @@ class Charge:
         m = next(m for m in self.unit.models if m.id == model_id)
         return Footprint(self.unit.base_of(m), m.x, m.y, m.z, m.facing)
 
-    def lengths(self, model_id: str, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        """Assault move lengths to (xs, ys), inf where not allowed (ROLL_MARGIN_IN kept)."""
+    def lengths(
+        self,
+        model_id: str,
+        xs: np.ndarray,
+        ys: np.ndarray,
+        standing: Standing | None = None,
+    ) -> np.ndarray:
+        """Assault move lengths to (xs, ys), inf where not allowed (the roll's margin kept);
+        `standing`: unit mates that block the path at this moment."""
         avoid = [u for u, _ in self._non_target_units()]
         out = assault_lengths(
             self.scenario,
@@ -98,9 +113,16 @@ class Charge:
             range_in=self.range_in,
             difficult_roll=self.scenario.action.difficult_roll,
             avoid_units=sorted(set(avoid)),
-            margin_in=ROLL_MARGIN_IN,
+            margin_in=self.margins.roll_in,
+            standing=standing,
         )
         return out
+
+    def path_map(self, model_id: str) -> ObstacleMap:
+        """What blocks the model's assault move besides its unit mates (the 1" no-go of the
+        enemy units not charged included)."""
+        avoid = sorted({u for u, _ in self._non_target_units()})
+        return obstacle_map(self.scenario, self.battlefield, model_id, avoid_engagement_of=avoid)
 
     def _non_target_units(self) -> list[tuple[str, str]]:
         targets = set(self.scenario.action.targets)
@@ -157,7 +179,7 @@ class Charge:
 
     def _clear(self, start: Footprint, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Board edge, other bases and the 1" no-go kept with the candidates' margins."""
-        r = start.base.circumradius_in + MARGIN_IN
+        r = start.base.circumradius_in + self.margins.one_in
         bf = self.battlefield
         ok = (xs >= r) & (xs <= bf.width - r) & (ys >= r) & (ys <= bf.height - r)
         others = [
@@ -171,7 +193,8 @@ class Charge:
             ok &= (edge_distances(start.base, xs, ys, facing, others) >= APART_IN / 2).all(axis=1)
         if self.non_targets:
             gaps = edge_distances(start.base, xs, ys, facing, self.non_targets)
-            ok &= (gaps > self.scenario.rules.engagement_range_in + MARGIN_IN).all(axis=1)
+            no_go = self.scenario.rules.engagement_range_in + self.margins.one_in
+            ok &= (gaps > no_go).all(axis=1)
         return ok
 
     def touching(self, start: Footprint, xs: np.ndarray, ys: np.ndarray) -> list[tuple[str, ...]]:
@@ -209,8 +232,10 @@ def category(touches: tuple[str, ...], near_engaged: bool, engaged: set[str]) ->
 
 
 def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray, Spots]:
-    """Every spot the model may take now, with its category (NO_SPOT where it may not):
-    clear of moved models' ends and unmoved models' starts, within 2" of a moved model."""
+    """The spots of the best category open to the model now (NO_SPOT elsewhere: callers take
+    the best category only): clear of moved models' ends and unmoved models' starts, within
+    2" of a moved model, along a path that goes around both (their move lengths are measured
+    so; the worse categories are left unmeasured, which keeps the paths' cost down)."""
     start = charge.start(model_id)
     sp = _with_friend_rings(charge, state, model_id, charge.spots[model_id])
     n = len(sp.x)
@@ -231,18 +256,49 @@ def options_at(charge: Charge, state: State, model_id: str) -> tuple[np.ndarray,
         return cats, sp
     gaps = edge_distances(start.base, sp.x, sp.y, facing, moved_fp)
     ok &= (gaps >= APART_IN / 2).all(axis=1)
-    limit = charge.scenario.rules.coherency_range_in - PAIR_KEPT_IN
+    pair = charge.margins.pair_in
+    limit = charge.scenario.rules.coherency_range_in - pair
     chained = (gaps <= limit).any(axis=1)
     support = charge.scenario.rules.fight_support_range_in or 0.0
     engaged_mates = np.array([bool(state.ends[mid][2]) for mid in state.ends])
-    near_engaged = (gaps[:, engaged_mates] <= support - PAIR_KEPT_IN).any(axis=1)
+    near_engaged = (gaps[:, engaged_mates] <= support - pair).any(axis=1)
+    legal = ok & chained & np.isfinite(sp.moved)
     engaged = state.engaged
-    legal = ok & chained
     touching = np.fromiter((bool(t) for t in sp.touches), bool, n)
     cats[legal] = np.where(near_engaged[legal], 3, 4)
     for i in np.flatnonzero(legal & touching):
         cats[i] = 1 if any(e not in engaged for e in sp.touches[i]) else 2
+    standing = standing_at(charge, state, model_id)
+    clock.spend(STEP_COST_S)
+    for c in range(1, NO_SPOT):
+        best = cats == c
+        if not best.any():
+            continue
+        quick = around_mates(charge, model_id, standing, sp, best, thorough=False)
+        if not (best & np.isfinite(quick.moved)).any():
+            quick = around_mates(charge, model_id, standing, sp, best)
+        sp = quick
+        cats[best & ~np.isfinite(sp.moved)] = NO_SPOT
+        if (cats == c).any():
+            cats[cats > c] = NO_SPOT
+            break
     return cats, sp
+
+
+def standing_at(charge: Charge, state: State, model_id: str) -> dict[str, Footprint]:
+    """The unit mates standing while `model_id` moves: moved ones where they ended, the
+    others where they start."""
+    out = {}
+    for m in charge.unit.models:
+        if m.id == model_id:
+            continue
+        out[m.id] = _end_fp(charge, m.id, state) if m.id in state.ends else charge.start(m.id)
+    return out
+
+
+STEP_COST_S = 0.02
+"""Work charged to the solver's clock for the spots of one model at one step (paths around
+its standing mates), so that trying tied first moves stops at the same point on any machine."""
 
 
 def _with_friend_rings(charge: Charge, state: State, model_id: str, sp: Spots) -> Spots:
@@ -290,25 +346,39 @@ def _end_fp(charge: Charge, model_id: str, state: State) -> Footprint:
 
 
 def first_model(charge: Charge) -> tuple[str, str]:
-    """The model nearest the primary target (the first target named) and the target model
-    nearest it, by edge distance; ties go to the first in the scenario's order."""
+    """The model nearest the primary target and the target model nearest it (the first of
+    `tied_firsts`: ties go to the first in the scenario's order)."""
+    return tied_firsts(charge)[0]
+
+
+def tied_firsts(charge: Charge) -> list[tuple[str, str]]:
+    """Every (first model, enemy model) the seed's "nearest" allows: the models of the unit
+    nearest the primary target (the first target named), and for each the models of that
+    target nearest it, edge to edge, ties within the base contact tolerance (the player
+    chooses among them); in the scenario's order, the nearest first."""
     primary = charge.scenario.action.targets[0]
-    foes = [(mid, fp) for (uid, mid), fp in zip(charge.target_ids, charge.targets, strict=True)]
     foes = [
         (mid, fp)
-        for (uid, _), (mid, fp) in zip(charge.target_ids, foes, strict=True)
+        for (uid, mid), fp in zip(charge.target_ids, charge.targets, strict=True)
         if uid == primary
     ]
-    best: tuple[float, str, str] | None = None
+    tie = charge.scenario.rules.base_contact_tolerance_in
+    fps = [fp for _, fp in foes]
+    gaps = []
     for m in charge.unit.models:
         fp = charge.start(m.id)
-        for mid, foe in foes:
-            d = float(
-                edge_distances(
-                    fp.base, np.array([fp.x]), np.array([fp.y]), np.array([fp.facing]), [foe]
-                )[0, 0]
-            )
-            if best is None or d < best[0] - 1e-9:
-                best = (d, m.id, mid)
-    assert best is not None
-    return best[1], best[2]
+        gaps.append(
+            edge_distances(
+                fp.base, np.array([fp.x]), np.array([fp.y]), np.array([fp.facing]), fps
+            )[0]
+        )
+    table = np.vstack(gaps)
+    nearest = float(table.min())
+    out = []
+    for i in np.argsort(table.min(axis=1), kind="stable"):
+        if table[i].min() > nearest + tie:
+            break
+        for j in np.argsort(table[i], kind="stable"):
+            if table[i, j] <= table[i].min() + tie:
+                out.append((charge.unit.models[int(i)].id, foes[int(j)][0]))
+    return out

@@ -53,7 +53,8 @@ def solve_straight_in(scenario: RankAndFileScenario, options: SolveOptions) -> R
         if any(o.blocks(end.polygon) for o in obstacles):
             ruling.outcome = "impossible"
             continue
-        t, c = facing_bases(target, tpose, facing, block).counts(slide)
+        gaps = scenario.rules.fight_over_gaps
+        t, c = facing_bases(target, tpose, facing, block, gaps).counts(slide)
         ruling.end, ruling.target_facing, ruling.aligned, ruling.angle_deg = (
             end,
             facing.name,

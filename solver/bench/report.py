@@ -80,6 +80,8 @@ def contradictions(record: dict[str, Any]) -> list[str]:
         legal = run["status"] in ("optimal", "feasible") and run["verified"]
         if lay["known"] == "infeasible" and legal:
             out.append(f"{what}: a legal answer on a layout known infeasible")
+        if lay["known"] == "refused" and run["status"] != "unsupported":
+            out.append(f"{what}: an answer ({run['status']}) on a layout the command refuses")
         if lay["known"] == "optimal":
             best = lay["known_base_contact"]
             if legal and run["base_contact"] > best:

@@ -14,13 +14,14 @@ from pathlib import Path
 from chargeopt.models import ChargeoptError
 
 MANIFEST = "suite.toml"
-KNOWN = ("optimal", "infeasible", "open")
+KNOWN = ("optimal", "infeasible", "open", "refused")
 
 
 @dataclass(frozen=True)
 class SuiteLayout:
-    """One layout of a suite: its file, and what is known (`known` is optimal, infeasible or
-    open; `base_contact` is the proven optimum when known is optimal)."""
+    """One layout of a suite: its file, and what is known (`known` is optimal, infeasible,
+    open, or refused: the command refuses the file, e.g. a charge that cannot be declared;
+    `base_contact` is the proven optimum when known is optimal)."""
 
     file: str
     path: Path

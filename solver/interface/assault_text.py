@@ -4,6 +4,7 @@ attack) and the moves in their order, each with the seed's preference it took.""
 from __future__ import annotations
 
 from chargeopt.models import Placement, Result, Status
+from chargeopt.solver.core.exact_limits import note_lines
 from chargeopt.solver.interface.summary import headline, move_words, position
 
 TAKEN = {
@@ -20,6 +21,7 @@ def summarise_assault_4e(result: Result) -> str:
     if result.proof:
         lines.append(f"Proof: {result.proof}")
     lines += outcome_words(result)
+    lines += note_lines(result) + tie_lines(result)
     solved = result.status in (Status.OPTIMAL, Status.FEASIBLE) or bool(result.violations)
     if solved and result.placements:
         lines += _moves(result)
@@ -31,6 +33,21 @@ def summarise_assault_4e(result: Result) -> str:
         over = f" over {candidates} candidate positions" if candidates else ""
         lines.append(f"Solved in {seconds:.2f} s{over}")
     return "\n".join(lines)
+
+
+def tie_lines(result: Result) -> list[str]:
+    """Which first move the answer took where the seed's "nearest" ties (the player's
+    choice), and any tied one the solver had no time to try."""
+    tie = result.stats.get("first_tie")
+    if not tie:
+        return []
+    chosen = f"{result.stats.get('first_model')} to {result.stats.get('first_target')}"
+    options = ", ".join(f"{a} to {b}" for a, b in tie)
+    line = f"First move: {chosen}, chosen among the tied nearest (the player's choice): {options}"
+    untried = result.stats.get("first_tie_untried")
+    if untried:
+        line += f"; not tried in time: {', '.join(f'{a} to {b}' for a, b in untried)}"
+    return [line]
 
 
 def outcome_words(result: Result) -> list[str]:

@@ -27,6 +27,7 @@ def check_block_result(
                 )
             ],
         )
+    _refuse_unplaced(result, file)
     violations = check_blocks(scenario, result, roll=roll)
     if as_json:
         payload = {
@@ -40,3 +41,23 @@ def check_block_result(
     else:
         click.echo(f"OK: no violations ({len(result.blocks)} blocks checked)")
     return not violations
+
+
+def _refuse_unplaced(result: Result, file: str) -> None:
+    """Every block names its unit and stands somewhere: x, y and facing as numbers."""
+    problems = []
+    for i, entry in enumerate(result.blocks):
+        if not isinstance(entry.get("unit"), str):
+            problems.append((f"blocks[{i}].unit", "names no unit", 'write unit = "A"'))
+        for key in ("x", "y", "facing"):
+            value = entry.get(key)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                got = "is missing" if value is None else f"is {value!r}, not a number"
+                problems.append(
+                    (f"blocks[{i}].{key}", got, f"give {key} in {_UNITS[key]}, e.g. {key} = 10.0")
+                )
+    if problems:
+        raise ScenarioError(file, problems)
+
+
+_UNITS = {"x": "inches", "y": "inches", "facing": "degrees"}

@@ -1,17 +1,16 @@
-"""A solve the command line can stop. The solver runs in a forked child that reports each stage
-and its best answer so far over a pipe; the command waits for the final answer until the time
-limit plus `GRACE_S`, then stops the child and keeps the best answer so far, checked by the
-independent checker. Ctrl-C does the same at once. Where the platform cannot fork, the solve
-runs in this process and the time limit is the solver's own."""
+"""A solve the command line can stop. The solver runs in a forked child (`child`: it dies with
+the command and holds none of its sockets) that reports each stage and its best answer so far
+over a pipe; the command waits for the final answer until the time limit plus `GRACE_S`, then
+stops the child and keeps the best answer so far, checked by the independent checker. Ctrl-C
+does the same at once. Where the platform cannot fork, the solve runs in this process and the
+time limit is the solver's own."""
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from typing import TypeVar
 
 from chargeopt.models import (
     ChargeoptError,
@@ -22,6 +21,7 @@ from chargeopt.models import (
     Status,
     UnsupportedRuleError,
 )
+from chargeopt.solver.interface import child as child_process
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.verify import verified
 
@@ -61,83 +61,129 @@ def solve_bounded(
     cancelled: Callable[[], bool] | None = None,
 ) -> Outcome:
     """Solve within `options.time_limit_s` plus `GRACE_S`, whatever the solver's stages do.
-    `cancelled`, asked every `POLL_S`, stops the solve like Ctrl-C when it returns True."""
-    if "fork" not in multiprocessing.get_all_start_methods():
+    `cancelled`, asked every `POLL_S`, stops the solve like Ctrl-C when it returns True. The
+    solver's child never outlives this call (see `child`); SIGTERM in the main thread stops
+    it and raises `child.Terminated`."""
+    if not child_process.can_fork():
         return _in_process(scenario, options, on_stage)
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, scenario, options), daemon=True)
     started = time.monotonic()
-    child.start()
-    sender.close()
     deadline = started + options.time_limit_s + GRACE_S
     best: Result | None = None
     stage: str | None = None
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return _cut(scenario, best, "time limit", stage, started, options.time_limit_s)
-            if cancelled is not None and cancelled():
-                return _cut(scenario, best, "cancelled", stage, started, options.time_limit_s)
-            if not receiver.poll(min(left, POLL_S)):
-                continue
-            try:
-                kind, payload = receiver.recv()
-            except EOFError:
-                raise SolverCrash(
-                    "ChildProcessError", "the solver stopped without an answer"
-                ) from None
-            if kind == "stage":
-                stage = payload
-                if on_stage is not None:
-                    on_stage(payload, time.monotonic() - started)
-            elif kind == "answer":
-                best = _better(best, Result.model_validate_json(payload))
-            elif kind == "final":
-                return Outcome(Result.model_validate_json(payload))
-            elif kind == "refused":
-                raise _refusal(*payload)
-            else:
-                raise SolverCrash(*payload)
-    except KeyboardInterrupt:
-        return _cut(scenario, best, "interrupted", stage, started, options.time_limit_s)
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receiver.close()
+    with child_process.sigterm_raises():
+        solver = child_process.start(lambda send: _child(send, scenario, options))
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    solver.stop()
+                    return _cut(scenario, best, "time limit", stage, started, options.time_limit_s)
+                if cancelled is not None and cancelled():
+                    solver.stop()
+                    return _cut(scenario, best, "cancelled", stage, started, options.time_limit_s)
+                if not solver.poll(min(left, POLL_S)):
+                    continue
+                try:
+                    kind, payload = solver.receive()
+                except EOFError:
+                    raise SolverCrash(
+                        "ChildProcessError", "the solver stopped without an answer"
+                    ) from None
+                if kind == "stage":
+                    stage = payload
+                    if on_stage is not None:
+                        on_stage(payload, time.monotonic() - started)
+                elif kind == "answer":
+                    best = _better(best, Result.model_validate_json(payload))
+                elif kind == "final":
+                    return Outcome(Result.model_validate_json(payload))
+                elif kind == "refused":
+                    raise _refusal(*payload)
+                else:
+                    raise SolverCrash(*payload)
+        except KeyboardInterrupt:
+            solver.stop()
+            return _cut(scenario, best, "interrupted", stage, started, options.time_limit_s)
+        finally:
+            solver.stop()
 
 
 class _Reporter:
     """The child's listener: every stage and answer goes down the pipe."""
 
-    def __init__(self, sender: Connection) -> None:
-        self.sender = sender
+    def __init__(self, send: child_process.Send) -> None:
+        self.send = send
 
     def stage(self, name: str) -> None:
-        self.sender.send(("stage", name))
+        self.send(("stage", name))
 
     def answer(self, result: Result) -> None:
-        self.sender.send(("answer", result.model_dump_json()))
+        self.send(("answer", result.model_dump_json()))
 
 
-def _child(sender: Connection, scenario: Scenario, options: SolveOptions) -> None:
-    """Run the solve and send its answer; Ctrl-C is the parent's to handle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _child(send: child_process.Send, scenario: Scenario, options: SolveOptions) -> None:
+    """Run the solve and send its answer, or the refusal, or the failure."""
     from chargeopt.solver import api
     from chargeopt.solver.core import progress
 
     try:
-        with progress.listening(_Reporter(sender)):
+        with progress.listening(_Reporter(send)):
             result = api.solve(scenario, options=options)
-        sender.send(("final", result.model_dump_json()))
+        send(("final", result.model_dump_json()))
     except ChargeoptError as exc:
-        sender.send(("refused", _describe(exc)))
+        send(("refused", _describe(exc)))
     except Exception as exc:
-        sender.send(("crash", (type(exc).__name__, str(exc))))
-    finally:
-        sender.close()
+        send(("crash", (type(exc).__name__, str(exc))))
+
+
+T = TypeVar("T")
+
+
+class TimeUp(ChargeoptError):
+    """A bounded call did not finish within its time limit."""
+
+
+def call_bounded(
+    function: Callable[[], T],
+    limit_s: float,
+    what: str,
+    cancelled: Callable[[], bool] | None = None,
+) -> T:
+    """`function()` in a child (see `child`), its value pickled back, within `limit_s`: a
+    ChargeoptError it raises is raised here again, a time-out (or `cancelled()` turning True)
+    is TimeUp naming `what`."""
+    if not child_process.can_fork():
+        return function()
+
+    def run(send: child_process.Send) -> None:
+        try:
+            send(("final", function()))
+        except ChargeoptError as exc:
+            send(("refused", _describe(exc)))
+        except Exception as exc:
+            send(("crash", (type(exc).__name__, str(exc))))
+
+    with child_process.sigterm_raises():
+        worker = child_process.start(run)
+        try:
+            deadline = time.monotonic() + limit_s
+            while not worker.poll(max(0.0, min(POLL_S, deadline - time.monotonic()))):
+                if time.monotonic() >= deadline:
+                    raise TimeUp(f"{what} took longer than {limit_s:g} s and was stopped")
+                if cancelled is not None and cancelled():
+                    raise TimeUp(f"{what} was stopped: the server is closing")
+            try:
+                kind, payload = worker.receive()
+            except EOFError:
+                stopped = f"{what} stopped without an answer"
+                raise SolverCrash("ChildProcessError", stopped) from None
+        finally:
+            worker.stop()
+    if kind == "final":
+        return payload  # type: ignore[no-any-return]
+    if kind == "refused":
+        raise _refusal(*payload)
+    raise SolverCrash(*payload)
 
 
 def _in_process(scenario: Scenario, options: SolveOptions, on_stage: StageHook | None) -> Outcome:

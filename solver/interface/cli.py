@@ -34,6 +34,7 @@ from chargeopt.models import (
     scenario_schema,
 )
 from chargeopt.solver.interface.bench_command import bench
+from chargeopt.solver.interface.child import EXIT_TERMINATED, Terminated
 from chargeopt.solver.interface.files import write_text
 from chargeopt.solver.loading import load_checked_scenario
 
@@ -49,7 +50,8 @@ EXIT_INTERRUPTED = 130
 """Ctrl-C: the best answer so far was printed (the shell's code for an interrupt)."""
 EXIT_CODES = (
     "Exit codes: 0 solved or legal, 1 a rule is broken, 2 bad input, "
-    "3 no answer within the time limit, 4 an internal error, 130 interrupted (Ctrl-C)."
+    "3 no answer within the time limit, 4 an internal error, 130 interrupted (Ctrl-C), "
+    "143 stopped by SIGTERM."
 )
 MAX_ROLL = 36
 JSON_ERRORS = "chargeopt.json_errors"
@@ -75,6 +77,9 @@ class ChargeoptGroup(click.Group):
             ctx.exit(EXIT_BAD_INPUT)
         except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt):
             raise
+        except Terminated:
+            click.echo("stopped (SIGTERM); the solver was stopped too", err=True)
+            ctx.exit(EXIT_TERMINATED)
         except Exception as exc:
             if os.environ.get("CHARGEOPT_TRACEBACK"):
                 raise
@@ -180,8 +185,9 @@ def solve(
     SCENARIO is a .toml or .json file, or - to read it from standard input. Exit codes: 0 an
     answer (optimal, feasible, or infeasible with its proof), 1 the answer failed the checker
     (a bug), 2 bad input, 3 no answer and no proof within the time limit, 4 an internal error,
-    130 interrupted (the best answer so far is printed first). The whole command keeps to
-    --time-limit plus about a second; on a terminal the stage it is in shows on stderr.
+    130 interrupted (the best answer so far is printed first), 143 stopped by SIGTERM (the
+    solver with it). The whole command keeps to --time-limit plus about a second; on a
+    terminal the stage it is in shows on stderr. A file holds at most 10,000 models.
     """
     ctx = click.get_current_context()
     ctx.meta[JSON_ERRORS] = as_json
@@ -403,13 +409,18 @@ def precision_line(precision_in: float) -> str:
     )
 
 
-def _same_action(scenario: Scenario, result: Result, result_file: str) -> None:
+def _same_action(
+    scenario: Scenario | RankAndFileScenario, result: Result, result_file: str
+) -> None:
     """Refuse a result written for another action than the scenario's."""
     if result.action is None:
         return
+    want_unit = scenario.action.unit
+    if isinstance(scenario, RankAndFileScenario) and want_unit is None:
+        want_unit = scenario.action.chargers[0]
     for key, got, want in (
         ("action.kind", result.action.kind, str(scenario.action.kind)),
-        ("action.unit", result.action.unit, scenario.action.unit),
+        ("action.unit", result.action.unit, want_unit),
     ):
         if got != want:
             raise ScenarioError(
@@ -474,8 +485,9 @@ def serve(scenario_file: str | None, port: int, host: str, time_limit: float) ->
     """Open a board in the browser: drag models, choose the move, solve it or check it.
 
     Starts a local web server and prints its URL (needs `pip install 'chargeopt[web]'`).
-    SCENARIO, if given, opens on the page. One solve runs at a time; requests over 1 MB or
-    scenarios over 300 models are refused.
+    SCENARIO, if given, opens on the page. One solve and one check run at a time, each
+    within --time-limit; requests over 1 MB or scenarios over 300 models are refused. Ctrl-C
+    or SIGTERM stops the server, its solve with it, and frees the port.
     """
     if scenario_file == STDIN:
         raise ScenarioError(
@@ -483,7 +495,9 @@ def serve(scenario_file: str | None, port: int, host: str, time_limit: float) ->
             [("", "chargeopt serve opens a file, not standard input", "give the file's path")],
         )
     if scenario_file is not None:
-        load_checked_scenario(scenario_file)
+        from chargeopt.solver.interface.web.documents import MAX_MODELS, SERVE
+
+        load_checked_scenario(scenario_file, MAX_MODELS, SERVE)
     from chargeopt.solver.interface.web.server import serve as run_server
 
     run_server(scenario_file, host, port, time_limit, click.echo)

@@ -8,6 +8,12 @@ from typing import Any
 from chargeopt.models import Result, Status
 
 SIDE = {"front-right": "right", "front-left": "left"}
+FAILED_MOVES = {
+    "t9a-snaking": 'its Failed Charge Move of 4"',
+    "high-die": "its higher charge die",
+    "normal-move": "its normal Move",
+}
+"""How the summary names each ruleset's failed charge move (the block's `failed_move`)."""
 
 
 def _path_words(path: list[dict[str, Any]]) -> str:
@@ -15,12 +21,20 @@ def _path_words(path: list[dict[str, Any]]) -> str:
     for step in path:
         if step["move"] == "forward" and step["distance_in"] > 0:
             words.append(f'moves {step["distance_in"]:.1f}" forward')
-        elif step["move"] == "wheel":
+        elif step["move"] == "wheel" and abs(step["angle_deg"]) >= 0.5:
             words.append(
                 f"wheels {abs(step['angle_deg']):.0f} degrees to the {SIDE[step['pivot']]} "
                 f'about its {step["pivot"]} corner ({step["travel_in"]:.1f}" {step["metric"]})'
             )
     return ", ".join(words) or "is already in contact"
+
+
+def _reach_words(block: dict[str, Any]) -> str:
+    """How far a whfb-6e or tow charge may go, in the ruleset's own words: 6e's charge move
+    (twice the Move), The Old World's Charge Range (Movement + the higher of 2D6)."""
+    if "charge_range" in block:
+        return f'Charge Range {block["charge_range"]:g}" (Movement + the higher of 2D6)'
+    return f'charge move {block["charge_move_in"]:g}" (twice the Move)'
 
 
 def _ordinal(n: int) -> str:
@@ -39,10 +53,7 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     if "arc" in block:
         needed = f"Charge Range needed {block['range_needed']}"
         if "charge_move_in" in block:
-            needed = (
-                f'charge move {block["charge_move_in"]:g}", wheels counted by the '
-                f"{block['wheel_metric']}"
-            )
+            needed = f"{_reach_words(block)}, wheels counted by the {block['wheel_metric']}"
         lines.append(
             f"{unit} is in {target}'s {block['arc']} arc by {block['arc_margin_deg']:.1f} degrees "
             f'({block["arc_margin_in"]:.2f}" from the nearest arc line); '
@@ -57,11 +68,11 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     if block.get("outcome") != "charges":
         if block.get("reason"):
             lines.append(f"{unit} does not charge: {block['reason']}.")
-        if block.get("outcome") == "fails" and block.get("path"):
-            lines.append(
-                f"Failed charge: {unit} {_path_words(block['path'])} "
-                f'({block["moved_in"]:.2f}" of its normal Move).'
-            )
+        if block.get("outcome") in ("fails", "impossible") and block.get("path"):
+            kind = FAILED_MOVES.get(block.get("failed_move", ""), "its normal Move")
+            moved = block.get("moved_in") or 0.0
+            words = _path_words(block["path"]) if moved > 0 else "has no room to move"
+            lines.append(f'Failed charge: {unit} {words} ({moved:.2f}" of {kind}).')
         return lines
     facing = block["target_facing"]
     t, c = block["target_models_in_contact"], block["models_in_contact"]
@@ -71,12 +82,17 @@ def charger_lines(block: dict[str, Any], target: str) -> list[str]:
     if not block.get("unaligned"):
         most = block.get("most_possible")
         best = f" (most possible: {most[0]} and {most[1]})" if most else ""
+        aligns = "closes the door on" if "charge_move_in" in block else "aligns to"
         lines.append(
-            f"{unit} {move}; aligns to {target}'s {facing}: {t} of {target}'s models and {c} of "
+            f"{unit} {move}; {aligns} {target}'s {facing}: {t} of {target}'s models and {c} of "
             f"{unit}'s in contact{best}."
         )
         if most and "charge_move_in" in block and most[0] + most[1] > t + c:
-            lines.append("No sampled path within the charge move reaches the most possible.")
+            reach = "Charge Range" if "charge_range" in block else "charge move"
+            lines.append(
+                f"No path found within the {reach} reaches the most possible (the proof says "
+                "whether one could)."
+            )
         elif most and (most[0], most[1]) > (t, c):
             lines.append(
                 "Keeping the initial contact point (the first priority) costs models in contact."
@@ -105,6 +121,12 @@ def _names(ids: list[str]) -> str:
 def _least_move(result: Result, block: dict[str, Any]) -> str:
     """WHFB 6e's least Move, or TOW's least Charge Range and its exact chance."""
     if result.min_roll is None:
+        lower = result.stats.get("min_roll_lower")
+        if lower is not None:
+            return (
+                f"No charge move found; by path length alone the least Move or roll would be "
+                f"{lower} (not proven impossible)."
+            )
         return "No charge move reaches (the least Move or roll that succeeds does not exist)."
     if "whfb-6e" in result.ruleset:
         move = result.min_roll
@@ -141,6 +163,10 @@ def summarise_blocks(result: Result) -> str:
             else "more than the dice can roll"
         )
         lines.append(f"Smallest Charge Range that succeeds: {result.min_roll} ({chance}).")
+    elif first.get("outcome") == "impossible" and len(chargers) == 1:
+        lines.append(
+            "No Charge Move reaches (the smallest Charge Range that succeeds does not exist)."
+        )
     for block in chargers:
         lines += charger_lines(block, target)
     if result.proof:

@@ -39,17 +39,21 @@ from chargeopt.solver.interface.summary import (
     minimum_roll_line,
     outcome_lines,
 )
+from chargeopt.solver.interface.svg_parts import (
+    LINE_PX,
+    MARGIN,
+    MIN_WIDTH_PX,
+    SCALE,
+    SCALE_BAR_IN,
+    LegendItem,
+    close_up_panel,
+    grid_lines,
+    inch_ticks,
+    legend_rows,
+    scale_bar,
+    wrap_line,
+)
 
-SCALE = 20.0
-"""Pixels per inch."""
-MARGIN = 26.0
-"""Room around the board for the inch labels, in pixels."""
-CHAR_PX = 6.3
-"""Rough width of one caption character, for wrapping lines."""
-LINE_PX = 17.0
-MIN_WIDTH_PX = 640.0
-GRID_LABEL_EVERY_IN = 6
-SCALE_BAR_IN = 6
 FOCUS_MARGIN_IN = 1.5
 """Room left around the acting unit and its targets in the close-up."""
 MIN_ZOOM = 1.6
@@ -124,32 +128,6 @@ def _label(x: float, y: float, text: str, css: str, size_in: float) -> str:
         f'<text class="{css}" x="{_px(x)}" y="{_px(y)}" dy="0.35em" '
         f'style="font-size:{font:.1f}px">{escape(text)}</text>'
     )
-
-
-def _grid(width_in: float, height_in: float) -> list[str]:
-    """A line every inch, a stronger one every 6 inches."""
-    out = []
-    for i in range(1, math.ceil(width_in)):
-        css = "grid6" if i % GRID_LABEL_EVERY_IN == 0 else "grid"
-        out.append(
-            f'<line class="{css}" x1="{_px(i)}" y1="0" x2="{_px(i)}" y2="{_px(height_in)}"/>'
-        )
-    for j in range(1, math.ceil(height_in)):
-        css = "grid6" if j % GRID_LABEL_EVERY_IN == 0 else "grid"
-        out.append(f'<line class="{css}" x1="0" y1="{_px(j)}" x2="{_px(width_in)}" y2="{_px(j)}"/>')
-    return out
-
-
-def _ticks(width_in: float, height_in: float) -> list[str]:
-    """Inch labels every 6 inches along the top and left of the board."""
-    out = []
-    for i in range(0, math.floor(width_in) + 1, GRID_LABEL_EVERY_IN):
-        out.append(f'<text class="tick" x="{_px(i)}" y="-6" text-anchor="middle">{i}"</text>')
-    for j in range(0, math.floor(height_in) + 1, GRID_LABEL_EVERY_IN):
-        out.append(
-            f'<text class="tick" x="-5" y="{_px(j)}" dy="0.35em" text-anchor="end">{j}"</text>'
-        )
-    return out
 
 
 def _terrain(battlefield: Battlefield) -> list[str]:
@@ -264,23 +242,6 @@ def caption_lines(scenario: Scenario, result: Result | None) -> list[str]:
     return lines
 
 
-def _wrap(text: str, width_px: float) -> list[str]:
-    limit = max(20, int(width_px / CHAR_PX))
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        if current and len(current) + 1 + len(word) > limit:
-            lines.append(current)
-            current = "  " + word
-        else:
-            current = f"{current} {word}" if current else word
-    return [*lines, current] if current else lines
-
-
-LegendItem = tuple[str, float, str]
-"""(swatch SVG drawn from the origin in a box 16 pixels high, its width, label)."""
-
-
 def _legend_items(
     scenario: Scenario, placed: dict[str, Placement], reach_roll: int | None
 ) -> list[LegendItem]:
@@ -313,31 +274,8 @@ def _legend_items(
         css, what = TERRAIN_CLASS[kind]
         items.append((f'<rect class="{css}" x="1" y="3" width="14" height="10"/>', 16, what))
     items.append(('<rect class="board" x="1" y="1" width="14" height="14"/>', 16, 'grid 1"'))
-    items.append((_scale_bar(SCALE_BAR_IN), SCALE_BAR_IN * SCALE, f'{SCALE_BAR_IN}" on the board'))
+    items.append((scale_bar(SCALE_BAR_IN), SCALE_BAR_IN * SCALE, f'{SCALE_BAR_IN}" on the board'))
     return items
-
-
-def _legend(items: list[LegendItem], top: float, width_px: float) -> tuple[list[str], float]:
-    """Legend items flowed into rows; returns the SVG and the height used."""
-    out, x, y = [], 0.0, top
-    for swatch, swatch_w, text in items:
-        item_w = swatch_w + 6 + len(text) * CHAR_PX * 0.92 + 16
-        if x and x + item_w > width_px:
-            x, y = 0.0, y + LINE_PX + 4
-        out.append(f'<g transform="translate({x:.1f},{y:.1f})">{swatch}')
-        out.append(f'<text class="legend" x="{swatch_w + 6:.0f}" y="12">{escape(text)}</text></g>')
-        x += item_w
-    return out, y - top + LINE_PX + 4
-
-
-def _scale_bar(inches: int) -> str:
-    """A bar `inches` long at the board's scale, with a tick every inch."""
-    ticks = "".join(
-        f'<line class="scale" x1="{i * SCALE:.1f}" y1="4" x2="{i * SCALE:.1f}" '
-        f'y2="{12 if i in (0, inches) else 9}"/>'
-        for i in range(inches + 1)
-    )
-    return f'<line class="scale" x1="0" y1="4" x2="{inches * SCALE:.1f}" y2="4"/>{ticks}'
 
 
 def _focus_box(scenario: Scenario, placed: dict[str, Placement]) -> tuple[float, ...]:
@@ -374,34 +312,6 @@ def _close_up(
     if zoom < MIN_ZOOM:
         return None
     return zoom, w * zoom, h * zoom
-
-
-def _close_up_panel(focus: tuple[float, ...], zoom: float, left_px: float) -> list[str]:
-    """The board drawn again, magnified around `focus`, framed and with an inch ruler."""
-    x0, y0, x1, y1 = focus
-    w, h = (x1 - x0) * SCALE * zoom, (y1 - y0) * SCALE * zoom
-    ticks = []
-    for i in range(math.ceil(x0), math.floor(x1) + 1):
-        ticks.append(
-            f'<text class="tick" x="{(i - x0) * SCALE * zoom:.1f}" y="-6" '
-            f'text-anchor="middle">{i}"</text>'
-        )
-    for j in range(math.ceil(y0), math.floor(y1) + 1):
-        ticks.append(
-            f'<text class="tick" x="-5" y="{(j - y0) * SCALE * zoom:.1f}" dy="0.35em" '
-            f'text-anchor="end">{j}"</text>'
-        )
-    return [
-        f'<g transform="translate({left_px:.1f},{MARGIN:.0f})">',
-        f'<clipPath id="close-up-clip"><rect x="0" y="0" width="{w:.1f}" height="{h:.1f}"/>'
-        "</clipPath>",
-        f'<g clip-path="url(#close-up-clip)"><use xlink:href="#table" '
-        f'transform="scale({zoom:.4f}) translate({-x0 * SCALE:.1f},{-y0 * SCALE:.1f})"/></g>',
-        f'<rect class="frame" x="0" y="0" width="{w:.1f}" height="{h:.1f}"/>',
-        *ticks,
-        f'<text class="legend" x="0" y="{h + 16:.1f}">close-up ({zoom:.1f}x)</text>',
-        "</g>",
-    ]
 
 
 def reach_roll(result: Result | None) -> int | None:
@@ -473,16 +383,16 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
     caption = [f'<text class="title" x="0" y="0">{escape(scenario.name or "chargeopt")}</text>']
     y = LINE_PX + 2
     for line in caption_lines(scenario, result):
-        for piece in _wrap(line, text_w):
+        for piece in wrap_line(line, text_w):
             caption.append(f'<text class="caption" x="0" y="{y:.1f}">{escape(piece)}</text>')
             y += LINE_PX
     items = [*_legend_items(scenario, placed, shown_roll), *fall_back_legend(scenario, result)]
-    legend, legend_h = _legend(items, y, text_w)
+    legend, legend_h = legend_rows(items, y, text_w)
     height = board_h + 2 * MARGIN + 14 + y + legend_h
 
     table = [
         f'<rect class="board" x="0" y="0" width="{board_w:.1f}" height="{board_h:.1f}"/>',
-        *_grid(scenario.board.width, scenario.board.height),
+        *grid_lines(scenario.board.width, scenario.board.height),
         *reach,
         *_terrain(battlefield),
         *fall_back_overlay(scenario, result),
@@ -504,7 +414,7 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
         '<g id="table">',
         *table,
         "</g>",
-        *_ticks(scenario.board.width, scenario.board.height),
+        *inch_ticks(scenario.board.width, scenario.board.height),
     ]
     if close_up:
         x0, y0, x1, y1 = focus
@@ -514,7 +424,7 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
         )
     out.append("</g>")
     if close_up:
-        out += _close_up_panel(focus, close_up[0], board_w + 3 * MARGIN)
+        out += close_up_panel(focus, close_up[0], board_w + 3 * MARGIN)
     out += [
         f'<g transform="translate({MARGIN:.0f},{board_h + MARGIN + 28:.0f})">',
         *caption,

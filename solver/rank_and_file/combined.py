@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from chargeopt.geometry.rank_and_file.contact import models_in_contact
-from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
+from chargeopt.geometry.rank_and_file.contact import contact_counts
+from chargeopt.geometry.rank_and_file.declaration import declared_sight
+from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import overlaps, table_obstacles
 from chargeopt.geometry.rank_and_file.slides import (
     FacingBases,
@@ -39,9 +40,11 @@ from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.align import EPS, intersect, kept_slides, legal_slides
 from chargeopt.solver.rank_and_file.approach import Approach, Reach, reach, swept_area
 from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
+from chargeopt.solver.rank_and_file.blocked_path import blocked_path
 from chargeopt.solver.rank_and_file.opening import open_ruling, short_range_reason
 from chargeopt.solver.rank_and_file.result_doc import charge_result
 from chargeopt.solver.rank_and_file.ruling import Ruling
+from chargeopt.solver.rank_and_file.t9a_failed_move import place_failed_move
 
 SCALE = 1_000_000
 """Slides in millionths of an inch for CP-SAT's integers."""
@@ -66,8 +69,13 @@ class Plan:
     """The target's models its placed block touches (as the checker counts them)."""
 
 
-def _plan(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Plan:
+def _plan(
+    scenario: RankAndFileScenario, uid: str, roll: int | None, facing_name: str | None = None
+) -> Plan:
+    """One charger's options against its Target Facing (or, under Blocked Path, against
+    `facing_name`)."""
     ruling = open_ruling(scenario, uid, roll)
+    ruling.line_of_sight = declared_sight(scenario, uid)
     block, target = scenario.unit_by_id[uid], scenario.target
     plan = Plan(ruling, block)
     if ruling.outcome == "fails":
@@ -75,7 +83,9 @@ def _plan(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Plan:
         return plan
     tpose = BlockPose.of(target)
     assert ruling.arc is not None
-    facing = tpose.facing_segment(ruling.arc)
+    if facing_name is not None and facing_name != ruling.arc:
+        ruling.blocked_path, ruling.target_facing = True, facing_name
+    facing = tpose.facing_segment(facing_name or ruling.arc)
     around = table_obstacles(scenario, {uid, target.id})
     fixed = [o for o in around if o.name not in scenario.action.chargers]
     plan.facing = facing
@@ -86,7 +96,7 @@ def _plan(scenario: RankAndFileScenario, uid: str, roll: int | None) -> Plan:
             f"no Snaking Forward Move brings {uid}'s front against {target.id}'s {facing.name}"
         )
         return plan
-    plan.bases = facing_bases(target, tpose, facing, block)
+    plan.bases = facing_bases(target, tpose, facing, block, scenario.rules.fight_over_gaps)
     legal, names = legal_slides(block, facing, fixed)
     plan.allowed = intersect(legal, kept_slides(block, contacts))
     if not plan.allowed:
@@ -110,13 +120,19 @@ seen from outside)."""
 
 def _domain(allowed: list[tuple[float, float]]) -> cp_model.Domain:
     """Allowed slides in millionths, rounded inward (a single point to its nearest)."""
-    spans = []
+    spans: list[list[int]] = []
     for lo, hi in allowed:
         a, b = math.ceil(lo * SCALE - 1e-6), math.floor(hi * SCALE + 1e-6)
         if a > b:
             a = b = round((lo + hi) / 2 * SCALE)
         spans.append([a, b])
-    return cp_model.Domain.from_intervals(spans)
+    merged: list[list[int]] = []
+    for a, b in sorted(spans):  # overlapping spans (one per contact point) merged
+        if merged and a <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return cp_model.Domain.from_intervals(merged)
 
 
 def _model(plans: list[Plan], target: Block, most: int | None, in_line: bool):
@@ -141,11 +157,17 @@ def _model(plans: list[Plan], target: Block, most: int | None, in_line: bool):
             model.add(pos + width >= round(lo * SCALE) - TOUCH).only_enforce_if(cov)
             covers.setdefault(m, []).append(cov)
         w = round(plan.block.base.width_in * SCALE)
+        spans = _charger_spans(plan.bases)
         for k in range(plan.block.files):
             touch = model.new_bool_var(f"t{i}_{k}")
             model.add_implication(touch, s)
-            model.add(pos + k * w <= length + TOUCH).only_enforce_if(touch)
-            model.add(pos + (k + 1) * w >= -TOUCH).only_enforce_if(touch)
+            ways = []
+            for n, (lo, hi) in enumerate(spans):
+                way = model.new_bool_var(f"t{i}_{k}_{n}")
+                model.add(pos + k * w <= round(hi * SCALE) + TOUCH).only_enforce_if(way)
+                model.add(pos + (k + 1) * w >= round(lo * SCALE) - TOUCH).only_enforce_if(way)
+                ways.append(way)
+            model.add(touch <= sum(ways))
             charger_terms.append(touch)
         start, end = model.new_bool_var(f"hs{i}"), model.new_bool_var(f"he{i}")
         model.add(pos >= 0).only_enforce_if(~start)
@@ -180,6 +202,20 @@ def _model(plans: list[Plan], target: Block, most: int | None, in_line: bool):
     return model, positions, present, big * sum(present) + sum(ys) + sum(charger_terms), shifts
 
 
+def _charger_spans(bases: FacingBases) -> list[tuple[float, float]]:
+    """Where along the facing a charger model counts in contact: the whole facing, or with
+    Fighting Over Gaps the target models' spans (merged where they meet)."""
+    if not bases.over_gaps:
+        return [(0.0, bases.length_in)]
+    merged: list[tuple[float, float]] = []
+    for lo, hi in sorted(span for _, span in bases.target):
+        if merged and lo <= merged[-1][1] + 1e-9:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
 def _keep_clear(plan: Plan, shapes: list) -> None:
     """Remove from a plan's allowed slides those that overlap any of `shapes`."""
     assert plan.facing is not None and plan.allowed is not None
@@ -196,6 +232,7 @@ def _lexicographic(
     """Most charges and models in contact (proven; its value is returned), then, with that
     fixed, the least shift (for at most TIE_BREAK_S: a tie-break, not a rule)."""
     solver = cp_model.CpSolver()
+    solver.parameters.linearization_level = 2  # one worker finds optima pinned to domain ends
     model.maximize(score)
     clock.run(solver, model, time_limit_s, where="combined charge")
     best = round(solver.objective_value)
@@ -248,18 +285,25 @@ def _witness(plan: Plan, slide: float, placed: list) -> object | None:
     return None
 
 
-def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
-    """Place every charger of a combined charge."""
-    started = time.perf_counter()
+@dataclass
+class Arrangement:
+    """The chargers placed for one choice of facings: who charges where, in what order."""
+
+    plans: list[Plan]
+    able: list[Plan]
+    order: list[int]
+    chosen: dict[int, float]
+    witnesses: dict[int, object]
+    cut: bool
+    score: tuple[int, int]
+    """(charges, the proven objective: charges outweigh models) of the arrangement."""
+
+
+def _arrange(
+    scenario: RankAndFileScenario, plans: list[Plan], options: SolveOptions
+) -> Arrangement:
+    """The best placement of these plans (the CP-SAT model, then a move order)."""
     target = scenario.target
-    plans = [
-        _plan(
-            scenario,
-            uid,
-            options.roll if options.roll is not None else scenario.action.roll_of(uid),
-        )
-        for uid in scenario.action.chargers
-    ]
     able = [p for p in plans if not p.reason]
     while True:  # the chargers that cannot charge stay where they are: obstacles to the rest
         for p in able:
@@ -275,6 +319,7 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
     witnesses: dict[int, object] = {}
     cut = False
     ceiling: int | None = None
+    best = 0
     if able:
         tries = [(most, in_line) for most in range(len(able), 0, -1) for in_line in (False, True)]
         for most, in_line in tries:
@@ -293,13 +338,57 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
                 break
             cut = True
         else:
-            chosen = {}
-    _write_rulings(able, chosen, witnesses, order, scenario)
+            chosen, best = {}, 0
+    return Arrangement(plans, able, order, chosen, witnesses, cut, (len(chosen), best))
+
+
+def _facing_choices(scenario: RankAndFileScenario, uid: str, roll: int | None) -> list[Plan]:
+    """The plans a charger may take: against its Target Facing; and when that fails and the
+    target is the first obstacle straight ahead (Blocked Path), against each other facing."""
+    plan = _plan(scenario, uid, roll)
+    if not plan.reason or plan.ruling.outcome == "fails":
+        return [plan]
+    tpose = BlockPose.of(scenario.target)
+    around = table_obstacles(scenario, {uid, scenario.target.id})
+    if not blocked_path(scenario, plan.ruling.start, scenario.target.id, around, tpose):
+        return [plan]
+    others = [_plan(scenario, uid, roll, f) for f in FACINGS if f != plan.ruling.arc]
+    return [plan] + [p for p in others if not p.reason]
+
+
+def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) -> Result:
+    """Place every charger of a combined charge: each choice of facings Blocked Path allows
+    is arranged, and the one with the most charges, then models in contact, is kept."""
+    started = time.perf_counter()
+    rolls = {
+        uid: options.roll if options.roll is not None else scenario.action.roll_of(uid)
+        for uid in scenario.action.chargers
+    }
+    choices = [_facing_choices(scenario, uid, rolls[uid]) for uid in scenario.action.chargers]
+    best: Arrangement | None = None
+    for n, combo in enumerate(itertools.product(*choices)):
+        plans = list(combo)
+        if n:  # a fresh copy: arranging trims a plan's slides
+            plans = [
+                _plan(scenario, p.ruling.unit, rolls[p.ruling.unit], p.ruling.target_facing)
+                if p.ruling.blocked_path
+                else _plan(scenario, p.ruling.unit, rolls[p.ruling.unit])
+                for p in plans
+            ]
+        found = _arrange(scenario, plans, options)
+        if best is None or found.score > best.score:
+            best = found
+    assert best is not None
+    plans, able, order, chosen = best.plans, best.able, best.order, best.chosen
+    _write_rulings(able, chosen, best.witnesses, order, scenario)
     for p in plans:
         if p.ruling.outcome != "charges":
             p.ruling.reason = p.reason
+            if p.ruling.blocked_path:
+                p.ruling.blocked_path, p.ruling.target_facing = False, p.ruling.arc
     placed = [p for p in able if p.ruling.outcome == "charges"]
-    status = (Status.FEASIBLE if cut else Status.OPTIMAL) if placed else Status.INFEASIBLE
+    _failed_moves(scenario, plans)
+    status = (Status.FEASIBLE if best.cut else Status.OPTIMAL) if placed else Status.INFEASIBLE
     proof = (
         None if placed else "; ".join(p.reason or f"{p.ruling.unit} finds no room" for p in plans)
     )
@@ -325,6 +414,19 @@ def solve_combined_charge(scenario: RankAndFileScenario, options: SolveOptions) 
     )
 
 
+def _failed_moves(scenario: RankAndFileScenario, plans: list[Plan]) -> None:
+    """Every charger that does not charge makes its Failed Charge Move after the charges
+    (moving them last never costs a charge), one by one in the order named."""
+    poses = {p.ruling.unit: p.ruling.end for p in plans if p.ruling.end is not None}
+    tpose = BlockPose.of(scenario.target)
+    for p in plans:
+        if p.ruling.outcome == "charges":
+            continue
+        p.reason = (p.reason or "") + place_failed_move(scenario, p.ruling, tpose, poses)
+        p.ruling.reason = p.reason
+        poses[p.ruling.unit] = p.ruling.end  # type: ignore[assignment]
+
+
 def _write_rulings(
     able: list[Plan],
     chosen: dict[int, float],
@@ -348,8 +450,10 @@ def _write_rulings(
         lo, hi = witness.contact  # type: ignore[attr-defined]
         point = (max(lo, slide) + min(hi, slide + plan.block.width_in)) / 2
         tpose = BlockPose.of(scenario.target)
-        t_ids = models_in_contact(scenario.target, tpose, end.polygon)
-        t, c = len(t_ids), len(models_in_contact(plan.block, end, tpose.polygon))
+        t_ids, c_ids = contact_counts(
+            scenario.target, tpose, plan.block, end, scenario.rules.fight_over_gaps
+        )
+        t, c = len(t_ids), len(c_ids)
         plan.touched = t_ids
         r = plan.ruling
         r.end, r.aligned, r.angle_deg, r.slide_in = end, True, 0.0, slide

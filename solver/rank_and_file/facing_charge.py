@@ -36,7 +36,7 @@ def attempt_facing(
             f"paths tried) brings {charger.id}'s front against {target.id}'s {facing_name} "
             f"facing{why}",
         )
-    bases = facing_bases(target, target_pose, facing, charger)
+    bases = facing_bases(target, target_pose, facing, charger, scenario.rules.fight_over_gaps)
     outcome = align(charger, facing, bases, obstacles, contacts)
     metric = scenario.rules.wheel_metric
     if outcome.best is not None:

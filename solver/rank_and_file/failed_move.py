@@ -1,6 +1,6 @@
-"""WHFB 6e's failed charge: the charger moves its normal Move towards the target, along the
-shortest charge path cut at the Move (a wheel cut part-way), else straight ahead as far as
-the Move and the way ahead allow; never into contact."""
+"""A failed 6e or tow charge: the charger moves towards the target (6e its normal Move; tow the
+higher of its two charge dice), along the shortest charge path cut at that distance (a wheel
+cut part-way), else straight ahead as far as it and the way ahead allow; never into contact."""
 
 from __future__ import annotations
 
@@ -9,9 +9,19 @@ import math
 from chargeopt.geometry.rank_and_file.frame import BlockPose
 from chargeopt.geometry.rank_and_file.moves import forward, wheel, wheel_travel
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle
+from chargeopt.models import RankAndFileScenario
 from chargeopt.solver.rank_and_file.one_wheel import CLEAR_IN, path_blocker, straight_room
 
 Moves = tuple[tuple[str, float], ...]
+
+
+def failed_distance_in(scenario: RankAndFileScenario, roll: int | None) -> float:
+    """How far the failed charge moves: 6e the Move; tow the higher D6 (the roll less the
+    Movement; 6, the highest, when no roll is given, as the charge itself is solved)."""
+    movement = scenario.acting_unit.profile.movement or 0.0
+    if scenario.rules.failed_charge == "high-die":
+        return 6.0 if roll is None else float(roll) - movement
+    return movement
 
 
 def cut_path(moves: Moves, movement_in: float, width_in: float, metric: str) -> Moves:

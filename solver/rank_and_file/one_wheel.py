@@ -111,7 +111,7 @@ def enumerate_charges(
     flush slide allows: then no path is better on any count."""
     ring = target.ring
     gap = start.polygon.distance(target.polygon)
-    straight = _one(start, 0.0, 0.0, ring, facing, bases, legal, metric)
+    straight = path_charge(start, 0.0, 0.0, ring, facing, bases, legal, metric)
     if (
         straight is not None
         and straight.key()[:2] == best_flush
@@ -163,7 +163,7 @@ class Grid:
     tried: int = 0
 
     def one(self, d1: float, phi: float) -> WheelCharge | None:
-        return _one(
+        return path_charge(
             self.start, d1, phi, self.ring, self.facing, self.bases, self.legal, self.metric
         )
 
@@ -214,7 +214,7 @@ class Grid:
             self.found += [c for c in (lo, hi) if c.total_in <= self.budget_in + EPS]
 
 
-def _one(
+def path_charge(
     start: BlockPose,
     d1: float,
     phi: float,
@@ -224,6 +224,8 @@ def _one(
     legal: list[Interval],
     metric: str,
 ) -> WheelCharge | None:
+    """The path forward d1, wheel phi, forward into contact, the door closed: where it ends
+    (None: the front does not meet the facing, or the end slide is not legal)."""
     met = first_contact(forward(start, d1), phi, ring, facing)
     if met is None:
         return None

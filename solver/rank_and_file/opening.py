@@ -44,6 +44,5 @@ def short_range_reason(ruling: Ruling, target: str) -> str:
     """Why a charge with a short roll fails, in words."""
     return (
         f'the Charge Range of {ruling.charge_range}" is short of the {ruling.distance_in:.2f}" '
-        f"between {ruling.unit} and {target}: the charge fails (a Failed Charge Move is not "
-        "placed)"
+        f"between {ruling.unit} and {target}: the charge fails"
     )

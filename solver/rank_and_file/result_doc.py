@@ -57,7 +57,8 @@ def charge_result(
     candidates: int = 0,
     objective: dict[str, int | float] | None = None,
 ) -> Result:
-    """The result of a (combined) charge."""
+    """The result of a (combined) charge. A charge no Charge Move reaches (outcome
+    "impossible") has no smallest Charge Range and no chance: no roll makes it succeed."""
     first = rulings[0]
     charger = scenario.unit_by_id[first.unit]
     if objective is None and status != Status.INFEASIBLE:
@@ -72,6 +73,8 @@ def charge_result(
     chance = None
     if scenario.rules.charge_move != "t9a-roll":
         needed, chance = first.min_roll, first.chance
+    elif first.outcome == "impossible":
+        needed = None
     elif needed is not None and len(scenario.action.chargers) == 1:
         chance = float(
             chance_of_range(needed, charger.profile.charge_speed, charger.profile.maximised_charge)

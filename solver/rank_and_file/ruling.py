@@ -52,6 +52,12 @@ class Ruling:
     chance_fraction: str | None = None
     redirected_from: str | None = None
     """The charge was redirected from this unit (its target fled or was out of reach)."""
+    line_of_sight: tuple[tuple[float, float], tuple[float, float]] | None = None
+    """T9A: a line of sight from the charger's Front Facing to the target, declaring it."""
+    failed_move_in: float | None = None
+    """A failed charge moved: how far it may go (T9A 4", tow the higher die, 6e the Move)."""
+    failed_move: str | None = None
+    """Which failed charge move it made: the ruleset's `failed_charge`."""
 
     def as_dict(self) -> dict[str, Any]:
         """The result's `blocks[]` entry (lengths rounded to 0.001", angles to 0.01 deg)."""
@@ -94,6 +100,11 @@ class Ruling:
             "min_roll": self.min_roll,
             "chance_fraction": self.chance_fraction,
             "redirected_from": self.redirected_from,
+            "line_of_sight": [[round(v, 6) for v in p] for p in self.line_of_sight]
+            if self.line_of_sight
+            else None,
+            "failed_move_in": _r(self.failed_move_in, 3),
+            "failed_move": self.failed_move,
         }
         out.update({k: v for k, v in optional.items() if v is not None})
         return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chargeopt.geometry.rank_and_file.contact import models_in_contact
+from chargeopt.geometry.rank_and_file.contact import contact_counts
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment, heading_of
 from chargeopt.geometry.rank_and_file.moves import rotate_about
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle, overlaps
@@ -108,6 +108,7 @@ def unaligned(
             o.blocks(shape) for o in obstacles
         )
 
+    gaps = scenario.rules.fight_over_gaps
     best: tuple[tuple[float, int, int], BlockPose, float, tuple[float, float]] | None = None
     tried = 0
     for s in _points(found):
@@ -122,8 +123,8 @@ def unaligned(
             if angle is None:
                 continue
             pose = rotate_about(flat, point, sign * angle)
-            t = len(models_in_contact(target, target_pose, pose.polygon))
-            c = len(models_in_contact(charger, pose, target_pose.polygon))
+            t_in, c_in = contact_counts(target, target_pose, charger, pose, gaps)
+            t, c = len(t_in), len(c_in)
             key = (angle, -t, -c)
             if best is None or key < best[0]:
                 best = (key, pose, s, point)
@@ -142,8 +143,7 @@ def unaligned(
     kept = found.witness(s)
     assert kept is not None
     witness = kept[0]
-    t_ids = models_in_contact(target, rotated, end.polygon)
-    c_ids = models_in_contact(charger, end, rotated.polygon)
+    t_ids, c_ids = contact_counts(target, rotated, charger, end, gaps)
     update = {
         "end": end,
         "target_facing": facing.name,

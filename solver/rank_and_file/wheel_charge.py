@@ -14,7 +14,7 @@ from chargeopt.models import ChargeoptError, RankAndFileScenario, Result, Status
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.approach import Approach
 from chargeopt.solver.rank_and_file.attempt import align_step, path_steps
-from chargeopt.solver.rank_and_file.failed_move import failed_move
+from chargeopt.solver.rank_and_file.failed_move import failed_distance_in, failed_move
 from chargeopt.solver.rank_and_file.odds import chance_of_charge
 from chargeopt.solver.rank_and_file.one_wheel import WheelCharge
 from chargeopt.solver.rank_and_file.result_doc import charge_result
@@ -65,7 +65,7 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
     ruling.reason = why
     if rules.failed_move:
         shortest = plan.shortest()
-        movement = plan.charger.profile.movement or 0.0
+        movement = failed_distance_in(scenario, roll)
         end, moves = failed_move(
             plan.start,
             shortest.moves if shortest else None,
@@ -79,8 +79,14 @@ def solve_wheel_charge(scenario: RankAndFileScenario, options: SolveOptions) -> 
             Approach(moves, (0.0, 0.0), end), plan.charger.width_in, rules.wheel_metric
         )
         ruling.moved_in = _moved(moves, plan.charger.width_in, rules.wheel_metric)
-        why += f'; {plan.charger.id} makes its normal Move of {movement:g}" towards '
-        why += plan.target.id
+        ruling.failed_move_in = movement
+        ruling.failed_move = rules.failed_charge
+        kind = (
+            "makes its normal Move"
+            if rules.failed_charge == "normal-move"
+            else "moves its higher charge die"
+        )
+        why += f'; {plan.charger.id} {kind} of {movement:g}" towards {plan.target.id}'
     ruling.wheel_metric = rules.wheel_metric
     result = charge_result(
         scenario, [ruling], Status.INFEASIBLE, why, started, roll, plan.family.tried
@@ -102,25 +108,71 @@ def _odds(plan: WheelPlan, scenario: RankAndFileScenario) -> None:
         return
     need = shortest.total_in
     kind = scenario.rules.charge_move
-    if kind == "double-move":
-        ruling.min_roll = max(0, math.ceil(need / 2 - 1e-6))
-    else:
-        ruling.min_roll = max(math.ceil(need - 1e-6), math.floor(movement) + 1)
+    ruling.min_roll = _roll_for(need, plan, scenario)
     chance = chance_of_charge(kind, movement, need)
     ruling.chance, ruling.chance_fraction = float(chance), str(chance)
 
 
 def _with_min_roll_proof(result: Result, plan: WheelPlan, scenario: RankAndFileScenario) -> Result:
-    """The least Move or roll is proven when the straight charge covers just the gap; in any
-    case no smaller one than the gap's reaches (`stats.min_roll_lower`)."""
+    """No Move or roll smaller than the least path length over every path reaches
+    (`stats.min_roll_lower`); the reported one is proven when the shortest path found needs
+    no more."""
+    shortest = plan.shortest()
+    least = plan.least_lower()
     gap = plan.start.polygon.distance(plan.target_pose.polygon)
+    lower = _roll_for(max(least, gap), plan, scenario)
+    proven = shortest is not None and _roll_for(shortest.total_in, plan, scenario) == lower
+    stats = {**result.stats, "min_roll_proven": proven, "min_roll_lower": lower}
+    return result.model_copy(update={"stats": stats})
+
+
+def _roll_for(length_in: float, plan: WheelPlan, scenario: RankAndFileScenario) -> int | None:
+    """The least Move (6e) or Charge Range (TOW) that covers `length_in` (None: infinite)."""
+    if length_in == math.inf:
+        return None
     movement = plan.charger.profile.movement or 0.0
     if scenario.rules.charge_move == "double-move":
-        lower = max(0, math.ceil(gap / 2 - 1e-6))
+        return max(0, math.ceil(length_in / 2 - 1e-6))
+    return max(math.ceil(length_in - 1e-6), math.floor(movement) + 1)
+
+
+def _verdict(plan: WheelPlan, charge: WheelCharge, reach_in: float) -> tuple[Status, str]:
+    """Optimal when no path of at most the charge move reaches an end slide with more in
+    contact (the least path length over every path, `wheel_reach.py`); else feasible."""
+    key = charge.key()[:2]
+    ceiling = plan.path_bound(reach_in)
+    if ceiling is None or key < ceiling:
+        t = 0 if ceiling is None else ceiling[0] - ceiling[1]
+        return Status.FEASIBLE, (
+            f'best path found; in open ground a path of at most {reach_in:g}" may reach a flush '
+            f"placement with {t} models of {plan.target.id} in contact (the least path length "
+            "over every path), but no path found there is clear"
+        )
+    more = plan.least_lower(key, strict=True)
+    if plan.bound is None or key >= plan.bound:
+        words = (
+            f"no flush placement on {plan.target.id}'s {plan.facing.name} has more in contact "
+            "(exact over its slides)"
+        )
+    elif more == math.inf:
+        words = (
+            "no one-wheel path (forward, a wheel of at most 90 degrees, forward, the door "
+            "closed) ends at a flush placement with more in contact"
+        )
     else:
-        lower = max(math.ceil(gap - 1e-6), math.floor(movement) + 1)
-    stats = {**result.stats, "min_roll_proven": plan.family.straight, "min_roll_lower": lower}
-    return result.model_copy(update={"stats": stats})
+        words = (
+            f'every flush placement with more in contact needs a path of at least {more:.3f}" '
+            f"(least over every one-wheel path, in open ground) against a charge move of "
+            f'{reach_in:g}"'
+        )
+    least = plan.least_lower(key)
+    if plan.family.straight:
+        moved = "straight ahead covers just the gap between the units: nothing moves less"
+    elif charge.total_in <= least + 1e-3:
+        moved = f'nothing bringing as many moves less (least {least:.3f}")'
+    else:
+        moved = f'a path bringing as many may move less (at least {least:.3f}")'
+    return Status.OPTIMAL, f"{words}; {moved}"
 
 
 def _why_failed(scenario: RankAndFileScenario, plan: WheelPlan, reach_in: float) -> str:
@@ -134,16 +186,28 @@ def _why_failed(scenario: RankAndFileScenario, plan: WheelPlan, reach_in: float)
             f"{plan.charger.id} and {target} (proven: no point of the front moves farther than "
             "the path counts)"
         )
-    scope = plan.family.scope()
-    shortest = plan.shortest()
-    if shortest is None:
+    least = plan.least_lower()
+    facing = f"{target}'s {plan.facing.name} facing"
+    if least == math.inf:
         return (
-            f"no path ({scope}) brings {plan.charger.id}'s front against {target}'s "
-            f"{plan.facing.name} facing with room to close the door"
+            f"proven over every path: no forward-wheel-forward path with the door closed ends "
+            f"flush on {facing} at a legal slide"
         )
+    if least > reach_in + 1e-9:
+        return (
+            f'the charge move of {reach_in:g}" is short: proven over every path, the least '
+            f'one-wheel path to a flush placement on {facing} is {least:.3f}" (in open ground)'
+        )
+    shortest = plan.shortest()
+    scope = f"{plan.family.scope()}; and the least path to every end slide"
+    found = (
+        f'the shortest clear path found needs {shortest.total_in:.3f}"'
+        if shortest is not None
+        else f"no path found ({scope}) is clear to close the door on {facing}"
+    )
     return (
-        f'the charge move of {reach_in:g}" is short: the shortest path ({scope}) needs '
-        f'{shortest.total_in:.3f}"'
+        f'{found}; not proven over every path: in open ground a path of {least:.3f}" '
+        f"reaches {facing}, and what blocks it is judged only on the paths searched"
     )
 
 
@@ -206,36 +270,22 @@ def _charged(
         "models_in_contact": charge.charger_models,
         "moved_in": round(charge.total_in, 3),
     }
-    proven = plan.bound is not None and (both, charge.charger_models) >= plan.bound
-    family = plan.family
-    if proven:
-        status = Status.OPTIMAL
-        proof = (
-            f"no flush placement on {plan.target.id}'s {plan.facing.name} has more in contact "
-            "(exact over its slides); "
-            + (
-                "straight ahead covers just the gap between the units: nothing moves less"
-                if family.straight
-                else "the least movement is over the sampled paths"
-            )
-        )
-    else:
-        status = Status.FEASIBLE
-        best_t = plan.bound[0] if plan.bound else 0
-        proof = (
-            f"best of the sampled paths; a flush placement with {best_t} models in contact "
-            "exists but none of them reaches it within the charge move"
-        )
+    status, proof = _verdict(plan, charge, reach_in)
     if redirected_why:
         proof = f"{redirected_why}; redirected (once) to {plan.target.id}: {proof}"
     result = charge_result(
-        scenario, [ruling], status, proof, started, roll, family.tried, objective
+        scenario, [ruling], status, proof, started, roll, plan.family.tried, objective
     )
-    scope = f"flush slides exact; paths sampled: {family.scope()}, door closed about the contact"
+    scope = (
+        "every path: forward, one wheel (0 to 90 degrees) about a front corner, forward into "
+        "contact, the door closed; least path length per end slide by a certified branch and "
+        "bound, in open ground (a ceiling anywhere on the table)"
+    )
     result = _with_min_roll_proof(result, plan, scenario)
     result = result.model_copy(update={"stats": {**result.stats, "bound_scope": scope}})
-    if plan.bound is not None:
-        both_bound, charger_bound = plan.bound
+    ceiling = plan.path_bound(reach_in)
+    if ceiling is not None:
+        both_bound, charger_bound = ceiling
         bound = {
             "models_in_contact_both_sides": both_bound,
             "target_models_in_contact": both_bound - charger_bound,

@@ -1,11 +1,13 @@
 """A one-wheel charge (WHFB 6e, TOW) against one target, planned: the Target Facing from the
 ruleset's arc rule, the legal flush slides and the best count any of them allows (the bound),
-the enumerated paths; then the best path within a charge move, and the shortest path."""
+the enumerated paths and, for every end slide, the least path length over every path
+(`wheel_reach.py`) with the path that attains it; then the best path within a charge move, and
+the shortest path."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chargeopt.geometry.rank_and_file.frame import BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle, table_obstacles
@@ -17,9 +19,23 @@ from chargeopt.solver.rank_and_file.one_wheel import (
     WheelCharge,
     enumerate_charges,
     path_blocker,
+    path_charge,
 )
 from chargeopt.solver.rank_and_file.opening import open_ruling
 from chargeopt.solver.rank_and_file.ruling import Ruling
+from chargeopt.solver.rank_and_file.wheel_reach import (
+    SlideRegion,
+    Witness,
+    paths_to,
+    slide_regions,
+)
+
+REACH_EPS_IN = 1e-9
+OTHER_STEPS = 36
+"""Where the least path to a better slide is blocked, paths to it at 37 wheel angles a side
+(every 2.5 degrees) are tried too."""
+CLEAR_CHECKS = 40
+"""At most this many of the best paths are checked for a clear one before trying others."""
 
 
 @dataclass
@@ -39,6 +55,26 @@ class WheelPlan:
     bound: tuple[int, int] | None
     """(both sides, charger) in contact at the best legal flush slide, reach ignored."""
     blocked: set[int]
+    regions: list[SlideRegion]
+    """Every legal end slide with its counts and least path length (over every path)."""
+
+    def path_bound(self, charge_move_in: float) -> tuple[int, int] | None:
+        """(both sides, charger) at the best end slide some path of at most `charge_move_in`
+        may reach (open ground: a ceiling anywhere on the table)."""
+        keys = [r.key() for r in self.regions if r.reach.lower_in <= charge_move_in + REACH_EPS_IN]
+        return max(keys, default=None)
+
+    def least_lower(self, key: tuple[int, int] = (0, 0), strict: bool = False) -> float:
+        """No path shorter than this brings at least `key` in contact (more, if `strict`;
+        inf: none at all)."""
+        return min(
+            (
+                r.reach.lower_in
+                for r in self.regions
+                if (r.key() > key if strict else r.key() >= key)
+            ),
+            default=math.inf,
+        )
 
     def best_within(self, charge_move_in: float) -> WheelCharge | None:
         """The best path of at most `charge_move_in` whose sweeps are clear."""
@@ -86,6 +122,26 @@ def plan_charge(
         budget_in,
         bound,
     )
+    regions = slide_regions(
+        start, facing, bases.counts, bases.breakpoints(), legal, scenario.rules.wheel_metric
+    )
+    exact = tuple(
+        c
+        for r in regions
+        if r.reach.witness is not None
+        and (c := _exact(start, target_pose, facing, bases, legal, r, scenario.rules.wheel_metric))
+    )
+    family = replace(family, charges=family.charges + exact, tried=family.tried + len(regions))
+    found = _clear_best(start, target_pose, obstacles, family, budget_in)
+    others = tuple(
+        c
+        for r in regions
+        if budget_in < math.inf and r.key() > found and r.reach.lower_in <= budget_in + REACH_EPS_IN
+        for w in paths_to(start, facing, r.lo_in, r.hi_in, scenario.rules.wheel_metric, OTHER_STEPS)
+        if w.length_in <= budget_in + REACH_EPS_IN
+        and (c := _replay(start, target_pose, facing, bases, legal, w, scenario.rules.wheel_metric))
+    )
+    family = replace(family, charges=family.charges + others, tried=family.tried + len(others))
     return WheelPlan(
         ruling,
         charger,
@@ -99,4 +155,50 @@ def plan_charge(
         family,
         bound,
         set(),
+        regions,
     )
+
+
+def _exact(
+    start: BlockPose,
+    target_pose: BlockPose,
+    facing: Segment,
+    bases: FacingBases,
+    legal: list[Interval],
+    region: SlideRegion,
+    metric: str,
+) -> WheelCharge | None:
+    """The least path to the region, replayed by ray casts (None: it touches elsewhere)."""
+    assert region.reach.witness is not None
+    return _replay(start, target_pose, facing, bases, legal, region.reach.witness, metric)
+
+
+def _replay(
+    start: BlockPose,
+    target_pose: BlockPose,
+    facing: Segment,
+    bases: FacingBases,
+    legal: list[Interval],
+    w: Witness,
+    metric: str,
+) -> WheelCharge | None:
+    return path_charge(start, w.d1_in, w.phi_deg, target_pose.ring, facing, bases, legal, metric)
+
+
+def _clear_best(
+    start: BlockPose,
+    target_pose: BlockPose,
+    obstacles: list[Obstacle],
+    family: Family,
+    budget_in: float,
+) -> tuple[int, int]:
+    """The best count a clear path of the family brings within `budget_in` ((0, 0): none)."""
+    fits = sorted(
+        (c for c in family.charges if c.total_in <= budget_in + REACH_EPS_IN),
+        key=WheelCharge.key,
+        reverse=True,
+    )
+    for c in fits[:CLEAR_CHECKS]:
+        if path_blocker(start, c.moves, target_pose, obstacles) is None:
+            return c.key()[:2]
+    return (0, 0)

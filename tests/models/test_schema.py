@@ -117,7 +117,11 @@ def test_closed_sets_are_enums() -> None:
     assert _enum_at(scenario, "units", "[]", "keywords", "[]") == list(RULE_KEYWORDS)
     assert {"INFANTRY", "CHARACTER", "FLY", "MONSTER", "VEHICLE"} <= set(RULE_KEYWORDS)
     assert _enum_at(result, "status") == ["optimal", "feasible", "infeasible", "unknown"]
-    assert _enum_at(result, "ruleset", "[]") == list(KNOWN_RULESETS)
+    rank_and_file = ["t9a-2022", "whfb-6e", "tow", "wheel-arc", "wheel-chord"]
+    assert _enum_at(result, "ruleset", "[]") == [*KNOWN_RULESETS, *rank_and_file]
+    assert _enum_at(result, "blocks", "[]", "role") == ["charger", "target"]
+    assert _enum_at(result, "blocks", "[]", "target_facing") == ["front", "right", "rear", "left"]
+    assert _enum_at(result, "blocks", "[]", "wheel_metric") == ["arc", "chord"]
     assert _enum_at(result, "action", "kind") == _enum_at(scenario, "action", "kind")
 
 

@@ -1,13 +1,14 @@
 """The web server's routes: the page and its static files, and the JSON endpoints it calls.
 
 Every refused input answers 422 with {"error": [lines]}, the lines `chargeopt` prints; a
-request past the size limit 413, a second solve while one runs 409, a bug 500 with one line.
-Never a traceback."""
+request past the size limit (bytes, nesting or models) 413, a second solve or check while one
+runs 409, a check past the time limit 408, a bug 500 with one line. Never a traceback."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,12 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from chargeopt.models import ChargeoptError, ScenarioError
+from chargeopt.models import ChargeoptError, ScenarioError, validate_document
+from chargeopt.models.nesting import MAX_DEPTH, too_deep
+from chargeopt.solver.interface.bounded import TimeUp
 from chargeopt.solver.interface.web import documents
-from chargeopt.solver.interface.web.solving import Busy, Solver, internal_error_line
+from chargeopt.solver.interface.web.solving import Busy, Checker, Solver, internal_error_line
+from chargeopt.solver.loading import TooManyModels
 
 STATIC = Path(str(files("chargeopt.solver.interface.web") / "static"))
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -33,10 +37,12 @@ Handler = Callable[[dict[str, Any]], Any]
 def create_app(
     start_file: str | None = None, time_limit_s: float = 20.0, hosts: tuple[str, ...] = ()
 ) -> Starlette:
-    """The application: `start_file` opens on the page, every solve is bounded by
+    """The application: `start_file` opens on the page, every solve and check is bounded by
     `time_limit_s`, and requests naming another host than `hosts` (plus loopback) are refused
-    (a web page elsewhere cannot reach the server through a name it controls)."""
+    (a web page elsewhere cannot reach the server through a name it controls; tests name
+    Starlette's test client's host, `testserver`, here)."""
     solver = Solver()
+    checker = Checker(time_limit_s)
     opening: dict[str, Any] = {
         "time_limit_s": time_limit_s,
         "max_models": documents.MAX_MODELS,
@@ -74,7 +80,8 @@ def create_app(
         from chargeopt.solver.interface.web.judging import judge
 
         name, data = _document(payload)
-        return judge(documents.board_from(data, name), payload, name)
+        scenario = documents.board_from(data, name)
+        return checker.run(lambda: judge(scenario, payload, name))
 
     def solve(payload: dict[str, Any]) -> dict[str, Any]:
         from chargeopt.solver.options import SolveOptions
@@ -99,8 +106,21 @@ def create_app(
         name, data = _document(payload)
         scenario = documents.board_from(data, name)
         result = payload.get("result")
-        answer = Result.model_validate(result) if isinstance(result, dict) else None
-        return Response(render_svg(scenario, answer), media_type="image/svg+xml")
+        answer = None
+        if result is not None:
+            if not isinstance(result, dict):
+                raise ScenarioError(name, [("result", "the result is not a JSON object", "")])
+            answer = validate_document(Result, result, f"{name} (result)", "json")
+            _fits(scenario, answer, name)
+        try:
+            drawing = render_svg(scenario, answer)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            if answer is None:
+                raise
+            problem = f"the result cannot be drawn on this board ({type(exc).__name__}: {exc})"
+            fix = "send a result chargeopt solve or check wrote for this board"
+            raise ScenarioError(name, [("result", problem[:300], fix)]) from None
+        return Response(drawing, media_type="image/svg+xml")
 
     routes = [
         Route("/", _index),
@@ -116,10 +136,23 @@ def create_app(
         Route("/api/picture", _endpoint(picture), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    allowed = [*LOOPBACK_NAMES, "testserver", *hosts]
+    allowed = [*LOOPBACK_NAMES, *hosts]
     middleware = [] if "*" in hosts else [Middleware(TrustedHostMiddleware, allowed_hosts=allowed)]
-    app = Starlette(routes=routes, middleware=middleware)
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        yield
+        stop_work()
+        await run_in_threadpool(solver.shutdown)
+
+    def stop_work() -> None:
+        checker.closing.set()
+        solver.cancel()
+
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.solver = solver
+    app.state.checker = checker
+    app.state.stop_work = stop_work
     return app
 
 
@@ -137,8 +170,12 @@ def _endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
             answer = await run_in_threadpool(handler, payload)
         except documents.TooLarge as exc:
             return JSONResponse({"error": [str(exc)]}, status_code=413)
+        except TooManyModels as exc:
+            return JSONResponse({"error": documents.error_lines(exc)}, status_code=413)
         except Busy as exc:
             return JSONResponse({"error": [str(exc)]}, status_code=409)
+        except TimeUp as exc:
+            return JSONResponse({"error": [str(exc)]}, status_code=408)
         except ChargeoptError as exc:
             return JSONResponse({"error": documents.error_lines(exc)}, status_code=422)
         except Exception as exc:
@@ -166,8 +203,18 @@ async def _payload(request: Request) -> dict[str, Any]:
         if len(body) > limit:
             raise documents.TooLarge(_too_large(len(body)))
     try:
-        payload = json.loads(body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        text = bytes(body or b"{}").decode("utf-8")
+    except UnicodeDecodeError:
+        raise ChargeoptError("the request is not JSON (not UTF-8 text)") from None
+    deep = too_deep(text, "json")
+    if deep is not None:
+        raise documents.TooLarge(
+            f"the request nests deeper than {MAX_DEPTH} levels (at {deep.key_path or 'its top'});"
+            " a scenario nests about eight: send the board as the page writes it"
+        )
+    try:
+        payload = json.loads(text)
+    except (ValueError, RecursionError):
         raise ChargeoptError("the request is not JSON") from None
     if not isinstance(payload, dict):
         raise ChargeoptError("the request is not a JSON object")
@@ -194,6 +241,22 @@ def _document(payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if not isinstance(data, dict):
         raise ScenarioError(name, [("", "the board is not a scenario document", "")])
     return name, data
+
+
+def _fits(scenario: Any, result: Any, name: str) -> None:
+    """Refuse a result that places models or blocks the board does not hold."""
+    from chargeopt.models import RankAndFileScenario
+
+    if isinstance(scenario, RankAndFileScenario):
+        known = {block.id for block in scenario.units}
+        placed = [(f"result.blocks[{i}]", b.get("unit")) for i, b in enumerate(result.blocks)]
+    else:
+        known = {m.id for unit in scenario.units for m in unit.models}
+        placed = [(f"result.placements[{i}]", p.model) for i, p in enumerate(result.placements)]
+    for key, ident in placed:
+        if ident not in known:
+            problem = f"places {ident!r}, which is not on the board"
+            raise ScenarioError(name, [(key, problem, "draw the result with its own scenario")])
 
 
 def _seconds(asked: object, limit_s: float) -> float:

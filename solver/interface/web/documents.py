@@ -4,6 +4,7 @@ reads, checked the same way, within the size the server accepts."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import PurePath
 from typing import Any
 
@@ -16,13 +17,14 @@ from chargeopt.models import (
     parse_document,
     validate_document,
 )
-from chargeopt.solver.loading import checked_scenario
+from chargeopt.solver.loading import checked_scenario, too_many_models
 
 MAX_REQUEST_BYTES = 1_000_000
 """The largest request the server reads (a scenario of a few hundred models is ~50 kB)."""
 MAX_MODELS = 300
 """The most models (or blocks) a scenario on the page may hold."""
 DEFAULT_NAME = "board.toml"
+SERVE = "chargeopt serve"
 
 
 class TooLarge(ChargeoptError):
@@ -43,33 +45,52 @@ def file_name(name: object) -> str:
 
 
 def board_from(data: object, name: str) -> Scenario | RankAndFileScenario:
-    """A scenario document from the page, checked like a file given to `chargeopt solve`."""
+    """A scenario document from the page, checked like a file given to `chargeopt solve`, with
+    at most MAX_MODELS models: counted before any check (however a number is written) and again
+    on the validated scenario."""
     if not isinstance(data, dict):
         raise ScenarioError(name, [("", "the board is not a scenario document", "")])
     count = _model_count(data)
     if count > MAX_MODELS:
-        raise TooLarge(
-            f"{name}: the scenario has {count} models; chargeopt serve takes at most {MAX_MODELS}"
-        )
-    return checked_scenario(data, name)
+        raise too_many_models(name, count, MAX_MODELS, SERVE)
+    return checked_scenario(data, name, MAX_MODELS, SERVE)
 
 
-def _model_count(data: dict[str, Any]) -> int:
-    """The models a document holds, counted before any check (a block: its models, or files
-    times ranks)."""
+def _model_count(data: dict[str, Any]) -> float:
+    """The models a document holds, counted before any check: a list of models by its length,
+    a block by its models, else files times ranks, each number as written (100, 100.0, "100",
+    true), so no spelling of a number slips past the cap."""
     units = data.get("units")
-    total = 0
+    total = 0.0
     for unit in units if isinstance(units, list) else []:
         if not isinstance(unit, dict):
             continue
-        models, files, ranks = unit.get("models"), unit.get("files"), unit.get("ranks")
+        models = unit.get("models")
         if isinstance(models, list):
             total += len(models)
-        elif isinstance(models, int):
-            total += models
-        elif isinstance(files, int) and isinstance(ranks, int):
-            total += files * ranks
+        elif models is not None:
+            total += _number(models)
+        else:
+            total += _number(unit.get("files")) * _number(unit.get("ranks"))
     return total
+
+
+def _number(value: object) -> float:
+    """A count as written, at least 0 (nonsense counts 0: validation refuses it later)."""
+    if isinstance(value, bool | int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return 0.0
+    else:
+        return 0.0
+    return math.ceil(number) if math.isfinite(number) and number > 0 else _endless(number)
+
+
+def _endless(number: float) -> float:
+    return math.inf if number == math.inf else 0.0
 
 
 def parse_scenario(text: str, name: str) -> tuple[dict[str, Any], Scenario | RankAndFileScenario]:

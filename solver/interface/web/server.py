@@ -9,6 +9,9 @@ from collections.abc import Callable
 
 from chargeopt.models import ChargeoptError
 
+SHUTDOWN_S = 2
+"""On Ctrl-C or SIGTERM: how long open requests get to finish before the server closes them
+(a running solve or check is stopped at once: its child goes with it)."""
 MISSING_EXTRA = (
     "chargeopt serve needs the web extra (Starlette and uvicorn): pip install 'chargeopt[web]'"
 )
@@ -21,11 +24,13 @@ def serve(
     time_limit_s: float,
     announce: Callable[[str], None],
 ) -> None:
-    """Serve the page on host:port until Ctrl-C; `announce` is told the URL to open."""
+    """Serve the page on host:port until Ctrl-C or SIGTERM, then free the port and stop any
+    solve; `announce` is told the URL to open."""
     try:
         import uvicorn
 
         from chargeopt.solver.interface.web.app import create_app
+        from chargeopt.solver.interface.web.stopping import StoppingServer
     except ImportError:
         raise ChargeoptError(MISSING_EXTRA) from None
     listening = _listen(host, port)
@@ -33,10 +38,16 @@ def serve(
     loopback = host in ("127.0.0.1", "localhost", "::1")
     app = create_app(start_file, time_limit_s, hosts=(host,) if loopback else ("*",))
     shown = f"[{host}]" if ":" in host else host
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=SHUTDOWN_S,
+    )
     announce(f"chargeopt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
     sys.stdout.flush()
-    uvicorn.Server(config).run(sockets=[listening])
+    StoppingServer(config, app.state.stop_work).run(sockets=[listening])
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ class SolveJob:
     seconds: float = 0.0
     reply: dict[str, Any] | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
 
     def progress(self) -> dict[str, Any]:
         """What the page shows: running (stage, seconds, limit), or the finished reply."""
@@ -65,10 +67,10 @@ class Solver:
                 raise Busy("a solve is already running: wait for it or cancel it")
             job = SolveJob(options.time_limit_s)
             self.job = job
-        thread = threading.Thread(
+        job.thread = threading.Thread(
             target=_run, args=(job, scenario, options, name), name="chargeopt-solve", daemon=True
         )
-        thread.start()
+        job.thread.start()
         return job
 
     def cancel(self) -> bool:
@@ -78,6 +80,34 @@ class Solver:
             return False
         job.cancel.set()
         return True
+
+    def shutdown(self, wait_s: float = 5.0) -> None:
+        """Stop the running solve, if any, and wait until its child is gone (server exit)."""
+        self.cancel()
+        job = self.job
+        if job is not None and job.thread is not None:
+            job.thread.join(wait_s)
+
+
+class Checker:
+    """Runs at most one check, in a child bounded by `limit_s` (see `bounded.call_bounded`); a
+    second request while one runs is refused, not queued."""
+
+    def __init__(self, limit_s: float) -> None:
+        self.limit_s = limit_s
+        self.lock = threading.Lock()
+        self.closing = threading.Event()
+
+    def run(self, judge: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The check's answer, or Busy while another check runs, or TimeUp past the limit."""
+        from chargeopt.solver.interface.bounded import call_bounded
+
+        if not self.lock.acquire(blocking=False):
+            raise Busy("a check is already running: wait for it")
+        try:
+            return call_bounded(judge, self.limit_s, "the check", self.closing.is_set)
+        finally:
+            self.lock.release()
 
 
 def _run(

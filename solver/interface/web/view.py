@@ -34,6 +34,7 @@ def board_view(scenario: Scenario | RankAndFileScenario) -> dict[str, Any]:
         "style": STYLE,
         "board": {"width": scenario.board.width, "height": scenario.board.height},
         "kind": "blocks" if blocks else "models",
+        "ruleset": list(scenario.rules.ids),
         "moves": list(BLOCK_MOVES) if blocks else [k.value for k in ActionKind],
         "terrain_svg": _terrain(scenario),
         "units": units,
@@ -115,6 +116,8 @@ def _blocks(scenario: RankAndFileScenario) -> list[dict[str, Any]]:
                 "label_at": [-block.depth_in / 2 * SCALE, block.width_in / 2 * SCALE],
                 "turns": True,
                 "size": min(block.base.width_in, block.base.depth_in) * SCALE,
+                "width_in": block.width_in,
+                "depth_in": block.depth_in,
             }
         )
     return pieces

@@ -136,16 +136,17 @@ def test_unreachable_first_model_is_refused_with_a_reason() -> None:
     assert result.placements == ()
 
 
-def test_ten_marines_all_reach_contact_with_five_orks() -> None:
-    """Five 32mm orks in a line 1.6" apart, ten marines 3.74" and 5.34" off: the plan puts all
-    ten in contact (round both ends of the line and into the notches), proven at the trivial
-    ceilings; the literal greedy stops at five and the old solver at six."""
+def test_ten_marines_round_their_mates_into_contact_with_five_orks() -> None:
+    """Five 32mm orks in a line 1.6" apart, ten marines 3.74" and 5.34" off: every ork engaged
+    and at least nine marines in contact, each rear marine's path going round the front rank
+    and the marines already moved (the answer that put all ten in contact walked A10 through
+    A5, A9 through A4 and A7 through A2, which the checker now refuses)."""
     scenario = load_scenario(SUITE / "a4-ten.toml")
     result = solve(scenario)
-    assert result.status == Status.OPTIMAL
-    assert result.objective["base_contact"] == 10
+    assert result.status in (Status.FEASIBLE, Status.OPTIMAL)
+    assert result.objective["base_contact"] >= 9
     assert result.objective["enemy_engaged"] == 5
-    assert result.bound == {"enemy_engaged": 5, "base_contact": 10, "one_attack": 0}
+    assert result.bound["enemy_engaged"] == 5 and result.bound["base_contact"] == 10
     assert check_placement(scenario, result.placements, order=result.order) == []
 
 

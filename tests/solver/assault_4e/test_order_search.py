@@ -49,11 +49,13 @@ def test_the_random_greedy_finds_the_bridge_too() -> None:
     assert check_placement(scenario, result.placements, order=result.order) == []
 
 
-def test_five_fit_around_one_enemy_model_beside_a_no_go() -> None:
+def test_the_order_search_packs_one_enemy_model_beside_a_no_go() -> None:
     """A sampled charge (seed 2, number 19 of `assault_sampled.py`): C1's 1" no-go shuts 80
     degrees of B1's contact ring; the 280 left hold five 32mm bases (4 x 60 degrees between
-    them), but only in an order where the far A3 still finds its spot: 5 in contact (the
-    ceiling), where the plan and the greedy stopped at 4."""
+    them), the ceiling, which ignores mates. With mates blocking (a model goes round the
+    bases standing at its step) the contact plan and the greedy put 3 in contact; the order
+    search finds an order that puts 4, every path around the mates standing (the five of
+    the reading without mates is refused by the checker: moved_through_model)."""
     scenario = make_scenario(
         [(9.74, 13.84), (8.3, 14.22), (6.11, 14.13), (10.23, 15.76), (8.04, 15.76)],
         {"B": [(12.91, 13.7)], "C": [(11.58, 10.91)]},
@@ -61,6 +63,8 @@ def test_five_fit_around_one_enemy_model_beside_a_no_go() -> None:
     )
     for seed in (0, 1):
         result = solve(scenario, options=SolveOptions(seed=seed, roll_table=False))
-        assert result.objective["base_contact"] == 5
-        assert result.status == Status.OPTIMAL
+        assert result.objective["base_contact"] >= 4
+        assert result.stats["settled_by"] == "order search"
+        assert result.bound == {"enemy_engaged": 1, "base_contact": 5}
+        assert result.status == Status.FEASIBLE
         assert check_placement(scenario, result.placements, order=result.order) == []

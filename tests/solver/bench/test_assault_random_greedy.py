@@ -86,16 +86,14 @@ def test_the_solver_is_never_worse_on_the_suite(name: str) -> None:
     assert counts(ours) >= counts(rival)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ties for the nearest model are the player's choice (issue 40 item 4, another "
-    "helper's change): the solver still takes the first tied model in the file",
-)
 def test_a_tie_for_nearest_is_the_players_choice() -> None:
-    """a2-gap-choke: A1 and A3 are both 3.54" from B; with mates passing each other, starting
-    with A3 puts 4 in contact, 3 with A1. The random greedy draws among tied models and finds
-    4 (seed 0, 48 restarts); the solver finds 3."""
+    """a2-gap-choke: A1 and A3 are both 3.54" from B, a tie the player chooses. The solver
+    tries both first moves (both listed as the tie) and, with mates blocking in the gap, is
+    never worse than the random greedy drawing among the tied models (seed 0, 48 restarts:
+    3 engaged, 2 in contact; the solver 3 and 3)."""
     scenario = load_scenario(SUITE / "a2-gap-choke.toml")
     rival = solve_random_greedy(scenario, restarts=48, seed=0)
     ours = solve(scenario, options=SolveOptions(roll_table=False))
+    assert ours.stats["first_tie"] == [["A1", "B1"], ["A3", "B2"]]
+    assert rival.stats["refused_by_checker"] == 0
     assert counts(ours) >= counts(rival)

@@ -72,8 +72,9 @@ def test_solve_prints_a_ruling_and_check_accepts_it(tmp_path: Path) -> None:
     checked = run("check", scenario, str(out))
     assert checked.exit_code == 0 and checked.output.startswith("OK"), checked.output
     picture = svg.read_text()
-    assert picture.count('class="arc"') == 4 and "A-r1f1" in picture
-    assert '<polyline class="move"' in picture and 'class="point"' in picture
+    assert picture.count('class="arc"') == 4 + 1 and "A-r1f1" in picture  # and the legend's
+    assert picture.count('class="arc-name"') == 4
+    assert '<path class="move"' in picture and 'class="point"' in picture
     document = json.loads(out.read_text())
     assert document["blocks"][0]["target_facing"] == "front"
     assert len(document["placements"]) == 20

@@ -160,14 +160,19 @@ def test_unaligned_charge_with_the_targets_rotation() -> None:
 
 
 def test_no_path_is_infeasible_with_the_reason() -> None:
-    """A wall of impassable terrain across A's whole front, wider than any wheel: no charge."""
+    """A wall of impassable terrain across A's whole front, wider than any wheel, with a 1/2"
+    slit A sees B through (a wall without one leaves no line of sight: the charge cannot be
+    declared, test_declaration.py): no charge."""
     scenario = table(
         [block("A", "attacker", 14.0, 30.0, -90.0), block("B", "defender", 19.0, 10.0, 90.0)],
-        terrain=[[(2.0, 20.0), (46.0, 20.0), (46.0, 22.0), (2.0, 22.0)]],
+        terrain=[
+            [(2.0, 20.0), (16.0, 20.0), (16.0, 22.0), (2.0, 22.0)],
+            [(16.5, 20.0), (46.0, 20.0), (46.0, 22.0), (16.5, 22.0)],
+        ],
     )
     result = solve(scenario)
     assert result.status == Status.INFEASIBLE
-    assert "no Snaking Forward Move" in result.proof and "rock-0" in result.proof
+    assert "no Snaking Forward Move" in result.proof and "rock-" in result.proof
 
 
 def test_checker_catches_a_moved_answer() -> None:
@@ -289,17 +294,29 @@ def test_two_wheels_when_one_is_not_enough() -> None:
     x 25.08..30); A's front's centre (31, 18.46) is in B's front arc. No single wheel of at
     most 90 degrees points A at B's front, so the search falls back to two: a quarter turn
     to the left about the front-left corner, forward, a second left wheel, forward into
-    contact; the path passes the checker's replay and A aligns fully: 5 and 5."""
+    contact; A aligns fully: 5 and 5. B stands behind A's front, outside its Front Arc, so
+    T9A refuses the declaration (test_declaration.py); the move itself is searched directly."""
+    from chargeopt.geometry.rank_and_file.frame import BlockPose
+    from chargeopt.geometry.rank_and_file.obstacles import table_obstacles
+    from chargeopt.models import ScenarioError
+    from chargeopt.solver.rank_and_file.facing_charge import attempt_facing
+
     scenario = table(
         [block("A", "attacker", 31.0, 16.0, 0.0), block("B", "defender", 30.0, 10.0, 90.0)]
     )
-    result = solve(scenario)
-    a = _one(result)
-    assert result.status == Status.OPTIMAL
-    wheels = [s for s in a["path"] if s["move"] == "wheel"]
+    with pytest.raises(ScenarioError, match="not in A's Front Arc"):
+        solve(scenario)
+    a_block, b_block = scenario.unit_by_id["A"], scenario.unit_by_id["B"]
+    obstacles = table_obstacles(scenario, {"A", "B"})
+    attempt = attempt_facing(
+        scenario, a_block, BlockPose.of(a_block), b_block, BlockPose.of(b_block), "front", obstacles
+    )
+    update = attempt.ruling_update
+    assert update is not None and update["aligned"]
+    wheels = [s for s in update["path"] if s["move"] == "wheel"]
     assert len(wheels) == 2 and all(w["pivot"] == "front-left" for w in wheels)
     assert wheels[0]["angle_deg"] == -90
-    assert (a["target_models_in_contact"], a["models_in_contact"]) == (5, 5)
+    assert (update["target_models"], update["charger_models"]) == (5, 5)
 
 
 def test_combined_charge_where_the_order_decides() -> None:

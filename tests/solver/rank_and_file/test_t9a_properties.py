@@ -9,6 +9,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from t9a_builders import assert_checked, block, property_settings, table
 
+from chargeopt.geometry.rank_and_file.declaration import check_declarations
 from chargeopt.geometry.rank_and_file.start import check_block_layout
 from chargeopt.models import ScenarioError
 
@@ -44,6 +45,7 @@ def charges(draw: st.DrawFn):
     scenario = table(units, terrain=terrain, chargers=tuple(chargers))
     try:
         check_block_layout(scenario)
+        check_declarations(scenario)
     except ScenarioError:
         assume(False)
     return scenario

@@ -60,22 +60,25 @@ def test_a_wheel_brings_the_whole_front() -> None:
 
 def test_a_charge_that_reaches_only_without_the_wheel_does_not_wheel() -> None:
     """The same table with Move 3: 2 x 3 = 6" is exactly the straight distance, so the wheel
-    would fail the charge: straight in, 2 + 2 in contact, short of the 10 a flush slide allows
-    (feasible, not proven)."""
+    would fail the charge: straight in, 2 + 2 in contact, short of the 10 a flush slide allows.
+    Proven over every path (issue 41): the nearest slide with more, 3 + 3 with the corners
+    touching (0.047" to the left), needs a one-wheel path of 6.024" > 6"."""
     result = solve(table([charger(28.08, 16.0, movement=3), B], ruleset="whfb-6e"))
-    assert result.status == Status.FEASIBLE
+    assert result.status == Status.OPTIMAL
     assert moves(result) == [("forward", 6.0)]
     assert result.objective["target_models_in_contact"] == 2
     assert result.objective["models_in_contact"] == 2
-    assert result.bound["models_in_contact_both_sides"] == 10
+    assert result.bound["models_in_contact_both_sides"] == 4
+    assert result.blocks[0]["most_possible"] == [5, 5]
+    assert 'at least 6.024"' in (result.proof or "")
 
 
-@pytest.mark.parametrize(("metric", "both"), [("wheel-arc", 8), ("wheel-chord", 10)])
+@pytest.mark.parametrize(("metric", "both"), [("wheel-arc", 10), ("wheel-chord", 10)])
 def test_the_chord_fits_where_the_arc_does_not(metric: str, both: int) -> None:
     """B's front faces left at x = 30 beside A: the whole front needs a wheel of about 80
-    degrees; its arc (W x angle) is too long for 12" and its chord (2 W sin(angle / 2)) fits.
-    Each wheel's travel is the metric's formula; the reverse (an arc fitting where the chord
-    does not) cannot happen, the chord is never longer."""
+    degrees. Both fit (issue 41's w4): a 79.03-degree wheel, 6.789" of arc (6.3" of chord),
+    and 5.173" forward, 11.961" of 12", then the door closes on the whole front. Each wheel's
+    travel is the metric's formula; the chord is never longer."""
     units = [charger(20.0, 20.0, movement=6), block("B", "defender", 30.0, 20.0, 180.0)]
     result = solve(table(units, ruleset=["whfb-6e", metric]))
     assert result.objective["models_in_contact_both_sides"] == both

@@ -170,6 +170,11 @@ function fillMoveForm() {
     targets.appendChild(label);
   }
   $("action-roll").value = action.roll ?? "";
+  const rules = view.ruleset || [];
+  const noDice = rules.includes("whfb-6e");
+  $("roll-name").textContent = rules.includes("t9a-2022") ? "Charge Range"
+    : rules.includes("tow") ? "Charge Range (Movement + higher D6)" : "Roll";
+  $("roll-row").hidden = noDice;
   $("action-charged").checked = Boolean(action.charged);
   $("charged-row").hidden = view.kind === "blocks";
   $("targets-row").hidden = (action.kind || "charge") !== "charge";
@@ -317,7 +322,7 @@ function showAnswer(result, summary, status) {
   state.placed = {};
   for (const p of result.placements || []) state.placed[p.model] = { ...p };
   for (const b of result.blocks || []) {
-    if (["charges", "rotates"].includes(b.outcome) && b.x !== undefined) state.placed[b.unit] = { ...b };
+    if (["charges", "rotates"].includes(b.outcome ?? "charges") && b.x !== undefined) state.placed[b.unit] = { ...b };
   }
   for (const v of result.violations || []) mark(v);
   $("status").textContent = status;
@@ -488,9 +493,14 @@ function draw() {
     drawPiece(starts, piece, piece, `${piece.owner}${extra}`, false);
   }
   const answer = el("g", { id: "answer-layer" }, svg);
+  const trails = el("g", { id: "trail-layer" });
   for (const piece of view.pieces) {
     const p = placed[piece.id];
     if (!p) continue;
+    if (view.kind === "blocks") {
+      drawBlockTrail(trails, piece, p);
+      continue;
+    }
     const dx = (p.x - piece.x) * s;
     const dy = (p.y - piece.y) * s;
     const length = Math.hypot(dx, dy);
@@ -509,8 +519,150 @@ function draw() {
     const at = { x: p.x, y: p.y, facing: p.facing ?? piece.facing };
     drawPiece(answer, piece, at, `${piece.owner} end${ring}`, true);
   }
+  svg.appendChild(trails);
   drawHandles(svg);
   if (state.selected) select(state.selected.id, state.selected.end);
+}
+
+// ---------------------------------------------------------------- a block's charge path
+
+// A block's pose: front-left corner (x, y, inches) and facing (degrees, +x toward +y), width w.
+function poseAt(pose, across, ahead) {
+  const f = (pose.facing * Math.PI) / 180;
+  const fx = Math.cos(f);
+  const fy = Math.sin(f);
+  return [pose.x + across * -fy + ahead * fx, pose.y + across * fx + ahead * fy];
+}
+
+function frontCentre(pose) {
+  return poseAt(pose, pose.w / 2, 0);
+}
+
+function turnedAbout(pose, centre, deg) {
+  const a = (deg * Math.PI) / 180;
+  const dx = pose.x - centre[0];
+  const dy = pose.y - centre[1];
+  return { ...pose, x: centre[0] + dx * Math.cos(a) - dy * Math.sin(a),
+    y: centre[1] + dx * Math.sin(a) + dy * Math.cos(a), facing: pose.facing + deg };
+}
+
+function apart(a, b) {
+  return Math.hypot(a.x - b.x, a.y - b.y) > 0.005 || Math.abs(a.facing - b.facing) > 0.01;
+}
+
+// The ruleset's own names for the parts of a charge path (T9A, or WHFB 6e and The Old World).
+function pathWords(failed) {
+  if (failed) return { move: "failed charge: its normal Move", align: "" };
+  if ((state.view.ruleset || []).includes("t9a-2022")) {
+    return { move: "the Snaking Forward Move", align: "the Align Move" };
+  }
+  return { move: "the charge move", align: "closing the door" };
+}
+
+// The legs of a written path, as solver/interface/block_path_svg.py replays them: forward,
+// wheel about the inner front corner, then the door turned about the initial contact point
+// (6e, tow) or the T9A Align Move (picked up and put down), and a slide for what is left.
+function blockLegs(start, steps, end, contact, words) {
+  const legs = [];
+  let pose = start;
+  for (const step of steps) {
+    if (step.move === "forward") {
+      const f = (pose.facing * Math.PI) / 180;
+      const d = step.distance_in;
+      const after = { ...pose, x: pose.x + d * Math.cos(f), y: pose.y + d * Math.sin(f) };
+      if (d > 0) legs.push({ kind: "forward", from: pose, to: after, words: `${d.toFixed(1)}"` });
+      pose = after;
+    } else if (step.move === "wheel" && step.angle_deg) {
+      const a = step.angle_deg;
+      const centre = a > 0 ? poseAt(pose, pose.w, 0) : poseAt(pose, 0, 0);
+      const after = turnedAbout(pose, centre, a);
+      legs.push({ kind: "wheel", from: pose, to: after, angle: a, centre, words: `wheel ${Math.abs(a).toFixed(0)}°` });
+      pose = after;
+    } else if (step.move === "align") {
+      const turn = step.turn_deg || 0;
+      if (words.align === "the Align Move" || !contact) {
+        if (apart(pose, end)) legs.push({ kind: "align", from: pose, to: end, words: "" });
+      } else {
+        const door = turnedAbout(pose, contact, turn);
+        if (turn) legs.push({ kind: "door", from: pose, to: door, angle: turn, centre: contact, words: `door ${Math.abs(turn).toFixed(0)}°` });
+        if (apart(door, end)) legs.push({ kind: "slide", from: door, to: end, words: "slide" });
+      }
+      pose = end;
+    }
+  }
+  if (apart(pose, end)) legs.push({ kind: "slide", from: pose, to: end, words: "put down" });
+  return legs;
+}
+
+function arcTo(centre, from, to, deg, s) {
+  const r = Math.hypot(from[0] - centre[0], from[1] - centre[1]) * s;
+  return `A ${r} ${r} 0 ${Math.abs(deg) > 180 ? 1 : 0} ${deg > 0 ? 1 : 0} ${to[0] * s} ${to[1] * s}`;
+}
+
+function legTitle(leg, unit, words) {
+  if (leg.kind === "forward") return `${unit}, ${words.move}: ${leg.words} forward`;
+  if (leg.kind === "wheel") {
+    const side = leg.angle > 0 ? "right" : "left";
+    return `${unit}, ${words.move}: wheels ${Math.abs(leg.angle).toFixed(1)} degrees to the ${side} about its front-${side} corner`;
+  }
+  if (leg.kind === "door") return `${unit}, ${words.align}: turns ${Math.abs(leg.angle).toFixed(1)} degrees about the initial contact point`;
+  if (leg.kind === "align") return `${unit}, ${words.align}: picked up and put back aligned with the target`;
+  return `${unit}: put down where the answer places it`;
+}
+
+// A block's move as it was made: outlines where steps end, the front's centre along forward
+// moves (lines), wheels and the door (arcs about their pivots), the outer corner's swing.
+function drawBlockTrail(layer, piece, p) {
+  const s = state.view.scale;
+  const entry = state.byHand || !state.result ? null : (state.result.blocks || []).find((b) => b.unit === piece.id);
+  const w = piece.width_in;
+  const start = { x: piece.x, y: piece.y, facing: piece.facing, w };
+  const end = { x: p.x, y: p.y, facing: p.facing ?? piece.facing, w };
+  const words = pathWords(entry && entry.outcome === "fails");
+  const steps = entry && (entry.role ?? "charger") === "charger" ? entry.path || [] : [];
+  const legs = blockLegs(start, steps, end, entry && entry.initial_contact, words);
+  const g = el("g", { class: "block-trail" }, layer);
+  g.dataset.unit = piece.id;
+  for (const leg of legs.slice(0, -1)) {
+    const ring = [poseAt(leg.to, 0, 0), poseAt(leg.to, w, 0), poseAt(leg.to, w, -piece.depth_in), poseAt(leg.to, 0, -piece.depth_in)];
+    el("polygon", { class: `ghost ${piece.owner}-ghost`, points: ring.map((c) => `${c[0] * s},${c[1] * s}`).join(" ") }, g);
+  }
+  let d = "";
+  let at = null;
+  for (const leg of legs) {
+    const a = frontCentre(leg.from);
+    const b = frontCentre(leg.to);
+    const title = legTitle(leg, piece.id, words);
+    if (leg.kind === "align") {
+      const jump = el("line", { class: "jump", x1: a[0] * s, y1: a[1] * s, x2: b[0] * s, y2: b[1] * s, "marker-end": "url(#arrow)" }, g);
+      el("title", {}, jump).textContent = title;
+      at = null;
+    } else {
+      if (!at || Math.hypot(at[0] - a[0], at[1] - a[1]) > 1e-6) d += ` M ${a[0] * s} ${a[1] * s}`;
+      d += leg.centre ? ` ${arcTo(leg.centre, a, b, leg.angle, s)}` : ` L ${b[0] * s} ${b[1] * s}`;
+      at = b;
+    }
+    if (leg.centre) {
+      const far = (c) => Math.hypot(c[0] - leg.centre[0], c[1] - leg.centre[1]);
+      const corner = far(poseAt(leg.from, 0, 0)) > far(poseAt(leg.from, w, 0)) ? 0 : w;
+      const c0 = poseAt(leg.from, corner, 0);
+      const c1 = poseAt(leg.to, corner, 0);
+      const swing = el("path", { class: "swing", d: `M ${c0[0] * s} ${c0[1] * s} ${arcTo(leg.centre, c0, c1, leg.angle, s)}`, "marker-end": "url(#arrow)" }, g);
+      el("title", {}, swing).textContent = title;
+      const pivot = el("circle", { class: "pivot", cx: leg.centre[0] * s, cy: leg.centre[1] * s, r: 2.5 }, g);
+      el("title", {}, pivot).textContent = title;
+    }
+    if (leg.words) {
+      const mid = leg.centre ? frontCentre(turnedAbout(leg.from, leg.centre, leg.angle / 2)) : [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+      const label = el("text", { class: "step-label", x: mid[0] * s, y: mid[1] * s - 6 }, g);
+      label.textContent = leg.words;
+      el("title", {}, label).textContent = title;
+    }
+  }
+  if (d) {
+    const trail = el("path", { class: "move trail", d: d.trim(), "marker-end": "url(#arrow)" }, g);
+    el("title", {}, trail).textContent = `${piece.id}: ${words.move}${words.align ? `, then ${words.align}` : ""}`;
+  }
 }
 
 const PAGE_STYLE = `
@@ -523,6 +675,14 @@ const PAGE_STYLE = `
 .front{stroke:#ffcc00;stroke-width:3}
 .end.front{stroke-width:3}
 text,.move{pointer-events:none}
+.ghost{fill:none;stroke-width:1;stroke-dasharray:2 2;pointer-events:none}
+.attacker-ghost{stroke:#173a60}
+.defender-ghost{stroke:#5e1a13}
+.trail{stroke-width:2}
+.jump{stroke:#173a60;stroke-width:1.5;stroke-dasharray:1 3;stroke-linecap:round;fill:none}
+.swing{stroke:#173a60;stroke-width:1;fill:none}
+.pivot{fill:#fff;stroke:#173a60;stroke-width:1.5}
+.step-label{font-size:10px;fill:#173a60;font-weight:bold;text-anchor:middle;stroke:#fff;stroke-width:3;paint-order:stroke}
 `;
 
 function drawPiece(layer, piece, at, classes, end) {

@@ -28,11 +28,13 @@ from chargeopt.solver.loading import load_checked_scenario
 EXAMPLE = LAYOUTS / "examples" / "marines-charge-open.toml"
 LONG = LAYOUTS / "scaling-v1" / "c40-walls-s1.toml"
 NAME = "marines-charge-open.toml"
+TESTS = ("testserver",)
+"""The host name Starlette's test client sends: allowed only where a test asks for it."""
 
 
 @pytest.fixture()
 def client() -> TestClient:
-    return TestClient(create_app(time_limit_s=20.0))
+    return TestClient(create_app(time_limit_s=20.0, hosts=TESTS))
 
 
 def _document() -> dict[str, Any]:
@@ -79,7 +81,7 @@ def test_an_objective_marker_is_a_piece_to_drag(client: TestClient) -> None:
 
 def test_start_file_is_served_to_the_page() -> None:
     """The SCENARIO given to `chargeopt serve` is what the page opens first."""
-    client = TestClient(create_app(str(EXAMPLE), time_limit_s=5.0))
+    client = TestClient(create_app(str(EXAMPLE), time_limit_s=5.0, hosts=TESTS))
     body = client.get("/api/start").json()
     assert body == {
         "file": NAME,
@@ -188,7 +190,7 @@ def test_solve_draws_the_cli_answer(client: TestClient) -> None:
 
 def test_second_solve_is_refused_and_a_cancelled_solve_keeps_a_checked_answer() -> None:
     """A second solve is refused while one runs; a cancel stops it, keeping only a legal answer."""
-    client = TestClient(create_app(time_limit_s=30.0))
+    client = TestClient(create_app(time_limit_s=30.0, hosts=TESTS))
     document = read_document(LONG)
     first = client.post("/api/solve", json={"name": LONG.name, "document": document})
     assert first.status_code == 200
@@ -206,7 +208,7 @@ def test_second_solve_is_refused_and_a_cancelled_solve_keeps_a_checked_answer() 
 
 def test_solve_is_bounded_by_the_server_limit() -> None:
     """The page cannot ask for more time than the server's --time-limit."""
-    client = TestClient(create_app(time_limit_s=0.5))
+    client = TestClient(create_app(time_limit_s=0.5, hosts=TESTS))
     body = {"name": LONG.name, "document": read_document(LONG), "time_limit": 999}
     assert client.post("/api/solve", json=body).json()["limit_s"] == 0.5
     started = time.monotonic()
@@ -270,7 +272,10 @@ def test_requests_past_the_size_limit_are_refused(client: TestClient) -> None:
     reply = client.post("/api/board", json={"name": NAME, "document": document})
     assert reply.status_code == 413
     assert reply.json() == {
-        "error": [f"{NAME}: the scenario has 301 models; chargeopt serve takes at most 300"]
+        "error": [
+            f"{NAME}: units: the scenario has 301 models; chargeopt serve takes at most 300 per "
+            "file; remove the units and models that take no part in the move"
+        ]
     }
 
 
