@@ -112,8 +112,7 @@ def _charge(
     bound: dict[str, int | float] = charge_ceilings(
         scenario, battlefield, z, charge.range_in, firsts, _best(answers), deadline, options.seed
     )
-    searched = deadline - (1.0 - clock.WORK_SHARE) * options.time_limit_s
-    answers += _order_search(charge, walked, bound, _best(answers), searched, options.seed)
+    answers += _order_search(charge, walked, bound, _best(answers), deadline, options.seed)
     if not answers:
         return no_answer(scenario, Status.UNKNOWN, _unreached(scenario, c), stats)
     rank, ends, order, how = max(answers, key=lambda a: (a[0], -_moved(a[1])))
@@ -175,9 +174,9 @@ def _order_search(
     """The seeded random orders (`order_search.py`) from each tied first move walked, while
     the best answer is below `bound` (the ceilings over every tied first move, so no first
     move is proven against another's); each first move's walks have an equal share of the
-    single-model moves (`order_search.moves_budget`), all stopping at `deadline` (the
-    solve's work budget, `clock.WORK_SHARE` of its limit: each step measured charges the
-    clock, `sequence.STEP_COST_S`, so both are counts, the same on any machine)."""
+    single-model moves (`order_search.moves_budget`), all stopping at the solve's `deadline`
+    on its clock (each step measured charges it, `sequence.STEP_COST_S`: both are counts,
+    the same on any machine)."""
     goal = (bound["enemy_engaged"], bound["base_contact"])
     found: list[Answer] = []
     rank_of = _walk_rank(charge)

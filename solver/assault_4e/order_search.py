@@ -24,8 +24,9 @@ from chargeopt.solver.core.tolerances import APART_IN, CONTACT_GAP_IN, JSON_DECI
 
 WALK_STEPS = 800
 """Single-model moves the walks of one charge may take in all (a 5-model unit walks 160
-orders, a 10-model one 80), within the solve's work budget on its clock (`charge.py`): a
-sampled eight-marine charge (seed 0, sampled-06) found its sixth contact only past 240."""
+orders, a 10-model one 80), within the solve's deadline on its clock: a sampled
+eight-marine charge (seed 0, sampled-06) found its sixth contact only past 240, at 15 s of
+its clock's 20 (each step charges `sequence.STEP_COST_S`; it took 5.6 s on the wall)."""
 MIN_WALKS = 6
 """Whole orders a charge of more than `LARGE_UNIT` models walks in all."""
 LARGE_UNIT = 15
