@@ -1,8 +1,9 @@
 """The 40k-assault-4e charge: the first model to the nearest enemy, then every model in an order
 that keeps the seed's preferences at every step, read globally (README.md): of the orders the
-solver walks (the best-first greedy, and one steered by a contact plan), the one with the most
-enemy models engaged, then chargers in base contact, then one-attack supporters; `optimal`
-where it meets the ceilings that hold anywhere on the table (`ceilings.py`)."""
+solver walks (the best-first greedy, one steered by a contact plan, and short of the
+ceilings seeded random ones, `order_search.py`), the one with the most enemy models engaged,
+then chargers in base contact, then one-attack supporters; `optimal` where it meets the
+ceilings that hold anywhere on the table (`ceilings.py`)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from chargeopt.solver.assault_4e.ceilings import (
     supporters_ceiling,
     unreachable_targets,
 )
-from chargeopt.solver.assault_4e.contact_plan import contact_plan
+from chargeopt.solver.assault_4e.contact_plan import ContactPlan, contact_plan
 from chargeopt.solver.assault_4e.guided import guided_first, guided_from, planned_firsts
 from chargeopt.solver.assault_4e.order import End, first_spot, greedy_from, judged, values
+from chargeopt.solver.assault_4e.order_search import moves_budget, random_walks
 from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, tied_firsts
 from chargeopt.solver.bounds.relaxation_zones import Zones, zones
 from chargeopt.solver.core import candidates as cand
@@ -30,6 +32,9 @@ from chargeopt.solver.core import clock
 from chargeopt.solver.core.exact_limits import PRINTED, Margins, solve_exactly_if_needed
 from chargeopt.solver.core.polish import Pose
 from chargeopt.solver.options import SolveOptions
+
+Answer = tuple[tuple[int, int, int], dict[str, End], list[str], str]
+"""An answer: its rank (engaged, in contact, supporters), the ends, the order, how found."""
 
 GREEDY_TOO_UP_TO = 15
 """Units of up to this many models walk the plan from several first moves and then the
@@ -86,8 +91,8 @@ def _charge(
         stats["first_tie"] = [list(pair) for pair in firsts]
     n = len(charge.unit.models)
     top = (sum(len(scenario.unit_by_id[t].models) for t in scenario.action.targets), n)
-    answers: list[tuple[tuple[int, int, int], dict[str, End], list[str], str]] = []
-    walked = []
+    answers: list[Answer] = []
+    walked: dict[tuple[str, str], ContactPlan | None] = {}
     tie_deadline = clock.now() + TIES_SHARE * options.time_limit_s
     for k, pair in enumerate(firsts):
         if k and walked and clock.now() >= tie_deadline:
@@ -96,19 +101,22 @@ def _charge(
         lead_end = first_spot(charge, *pair)
         if lead_end is None:
             continue
-        walked.append(pair)
-        answers += _walks(charge, z, pair, lead_end, top, deadline, options.seed, lean=bool(k))
+        runs, walked[pair] = _walks(
+            charge, z, pair, lead_end, top, deadline, options.seed, lean=bool(k)
+        )
+        answers += runs
         if _best(answers) == top:
             break
     if not walked:
         return _first_fails(charge, firsts, stats)
+    bound: dict[str, int | float] = charge_ceilings(
+        scenario, battlefield, z, charge.range_in, firsts, _best(answers), deadline, options.seed
+    )
+    answers += _order_search(charge, walked, bound, _best(answers), deadline, options.seed)
     if not answers:
         return no_answer(scenario, Status.UNKNOWN, _unreached(scenario, c), stats)
     rank, ends, order, how = max(answers, key=lambda a: (a[0], -_moved(a[1])))
     stats["first_model"], stats["first_target"] = order[0], _first_target(charge, ends, order)
-    bound: dict[str, int | float] = charge_ceilings(
-        scenario, battlefield, z, charge.range_in, firsts, rank[:2], deadline, options.seed
-    )
     if rank[1] == bound["base_contact"]:
         bound["one_attack"] = min(n - rank[1], supporters_ceiling(scenario, charge.range_in))
     proven = rank == (bound["enemy_engaged"], bound["base_contact"], bound.get("one_attack"))
@@ -127,19 +135,18 @@ def _walks(
     seed: int,
     *,
     lean: bool = False,
-) -> list[tuple[tuple[int, int, int], dict[str, End], list[str], str]]:
+) -> tuple[list[Answer], ContactPlan | None]:
     """The orders of moves walked from one first move: steered by a contact plan from the
     first model's best spots, then (where they fall short) the best-first greedy; `lean` (a
-    tied first move after the first): the plan's walk from its best first spot only."""
+    tied first move after the first): the plan's walk from its best first spot only. Returns
+    them and the contact plan (the order search draws from it)."""
     first, foe = pair
     queue = [m.id for m in charge.unit.models if m.id != first]
     n = len(charge.unit.models)
-    answers: list[tuple[tuple[int, int, int], dict[str, End], list[str], str]] = []
+    answers: list[Answer] = []
 
     def keep(run: tuple[dict[str, End], list[str], bool], how: str) -> None:
-        ends, order, complete = run
-        if complete and _every_target(charge, ends):
-            answers.append((_rank(charge, ends), ends, order, how))
+        answers.extend(_kept(charge, run, how))
 
     plan = contact_plan(charge, z, first, foe, deadline, seed)
     if plan is not None:
@@ -153,7 +160,42 @@ def _walks(
     planned = _best(answers)
     if planned[0] < top[0] or (planned != top and n <= GREEDY_TOO_UP_TO and not lean):
         keep(greedy_from(charge, {first: lead_end}, [first], queue), "greedy")
-    return answers
+    return answers, plan
+
+
+def _order_search(
+    charge: Charge,
+    walked: dict[tuple[str, str], ContactPlan | None],
+    bound: dict[str, int | float],
+    best: tuple[int, int],
+    deadline: float,
+    seed: int,
+) -> list[Answer]:
+    """The seeded random orders (`order_search.py`) from each tied first move walked, while
+    the best answer is below `bound` (the ceilings over every tied first move, so no first
+    move is proven against another's); each first move's walks have an equal share of the
+    single-model moves (`order_search.moves_budget`), all stopping at the solve's `deadline`
+    on its clock (each step measured charges it, `sequence.STEP_COST_S`: both are counts,
+    the same on any machine)."""
+    goal = (bound["enemy_engaged"], bound["base_contact"])
+    found: list[Answer] = []
+    rank_of = _walk_rank(charge)
+    steps = moves_budget(len(charge.unit.models)) // len(walked)
+    for (first, foe), plan in walked.items():
+        if not steps or max(best, _best(found)) >= goal:
+            break
+        run = random_walks(charge, first, foe, rank_of, goal, deadline, seed, plan, steps=steps)
+        if run is not None:
+            found += _kept(charge, (*run, True), "order search")
+    return found
+
+
+def _kept(charge: Charge, run: tuple[dict[str, End], list[str], bool], how: str) -> list[Answer]:
+    """The run as an answer, if it is complete and touches every charged unit."""
+    ends, order, complete = run
+    if complete and _every_target(charge, ends):
+        return [(_rank(charge, ends), ends, order, how)]
+    return []
 
 
 def _first_target(charge: Charge, ends: dict[str, End], order: list[str]) -> str:
@@ -200,6 +242,18 @@ def _answer(
 def _best(answers: list) -> tuple[int, int]:
     """The most enemy models engaged and chargers in contact among `answers` ((0, 0) if none)."""
     return max((a[0][:2] for a in answers), default=(0, 0))
+
+
+def _walk_rank(charge: Charge):
+    """The rank the order search keeps its best walk by: the answer's, then least movement;
+    a walk that leaves a charged unit untouched ranks lowest."""
+
+    def rank(ends: dict[str, End]) -> tuple:
+        if not _every_target(charge, ends):
+            return (-1,)
+        return (*_rank(charge, ends), -_moved(ends))
+
+    return rank
 
 
 def _moved(ends: dict[str, End]) -> float:

@@ -3,6 +3,8 @@ time limit, seed) returning a Result that the runner re-checks itself:
 
 - chargeopt: the normal charge solve (CP-SAT), without the roll table;
 - greedy: the greedy baseline at the roll (40k-assault-4e: `assault_baseline.py`);
+- random-greedy: 40k-assault-4e charges by a randomised greedy with restarts
+  (`assault_random_greedy.py`);
 - highs: the charge's first objective stage (most models in base contact, every rule) on the
   same candidates, solved by HiGHS with the same connectivity cut loop as the charge solver;
 - no-hint, presolve, no-symmetry: chargeopt with one technique switched off (or presolve on);
@@ -26,6 +28,7 @@ from chargeopt.models import (
 )
 from chargeopt.solver.api import solve
 from chargeopt.solver.bench.assault_baseline import solve_literal_charge
+from chargeopt.solver.bench.assault_random_greedy import solve_random_greedy
 from chargeopt.solver.bench.baseline import solve_greedy
 from chargeopt.solver.bench.block_baseline import solve_straight_in
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
@@ -100,6 +103,15 @@ def greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Res
     return solve_greedy(scenario, _options(time_limit_s, seed, roll), roll=roll)
 
 
+def random_greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    """40k-assault-4e charges only: the seed's charge by random orders and spots, restarted,
+    the best kept (`assault_random_greedy.py`)."""
+    _forty_k_only(scenario, "random-greedy")
+    if scenario.rules.assault_range_in is None or scenario.action.kind != ActionKind.CHARGE:
+        raise UnsupportedRuleError("the random-greedy method solves 40k-assault-4e charges only")
+    return solve_random_greedy(scenario, seed=seed, time_limit_s=time_limit_s)
+
+
 def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
     """Most models in base contact by HiGHS on the charge model at `roll`; a disconnected
     answer adds the charge solver's connectivity cuts and solves again. `optimal` means
@@ -160,6 +172,7 @@ def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Resu
 METHODS: dict[str, Method] = {
     "chargeopt": chargeopt,
     "greedy": greedy,
+    "random-greedy": random_greedy,
     "highs": highs,
     "no-hint": no_hint,
     "presolve": presolve,
