@@ -16,6 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from chargeopt.geometry import Footprint
+from chargeopt.geometry.circles import circle_crossings
 from chargeopt.solver.assault_4e.contact_plan import ContactPlan
 from chargeopt.solver.assault_4e.order import End, first_model_spots, first_spots
 from chargeopt.solver.assault_4e.sequence import NO_SPOT, Charge, Spots, State, options_at
@@ -209,7 +210,7 @@ def _with_snug(charge: Charge, state: State, mid: str) -> Charge:
             continue
         d = r + foe.radius_in + CONTACT_GAP_IN
         for fx, fy, e in fences:
-            for px, py in _crossings(foe.x, foe.y, d, fx, fy, e):
+            for px, py in circle_crossings(foe.x, foe.y, d, fx, fy, e):
                 xs.append(px)
                 ys.append(py)
     if not xs:
@@ -234,19 +235,6 @@ def _with_snug(charge: Charge, state: State, mid: str) -> Charge:
 def _far(start: Footprint, foe: Footprint, range_in: float) -> bool:
     reach = range_in + start.radius_in + foe.radius_in + 0.01
     return math.hypot(foe.x - start.x, foe.y - start.y) > reach
-
-
-def _crossings(
-    ax: float, ay: float, da: float, bx: float, by: float, db: float
-) -> list[tuple[float, float]]:
-    """Where the circle of radius `da` about a meets the circle of radius `db` about b."""
-    apart = math.hypot(bx - ax, by - ay)
-    if not abs(da - db) < apart < da + db:
-        return []
-    along = (da**2 - db**2 + apart**2) / (2 * apart)
-    side = math.sqrt(max(da**2 - along**2, 0.0))
-    ux, uy = (bx - ax) / apart, (by - ay) / apart
-    return [(ax + along * ux - s * side * uy, ay + along * uy + s * side * ux) for s in (1.0, -1.0)]
 
 
 def _to_free(

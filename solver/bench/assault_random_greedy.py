@@ -20,6 +20,7 @@ from shapely.geometry import Point
 
 from chargeopt.geometry import Battlefield, Footprint
 from chargeopt.geometry.checker import check_placement
+from chargeopt.geometry.circles import circle_crossings
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.geometry.obstacles import grown_obstacle
 from chargeopt.geometry.paths import ObstacleMap, obstacle_map
@@ -327,7 +328,7 @@ def _sample(
             if other is foe:
                 continue
             e = r + other.radius_in + BASES_APART_IN + 0.001
-            for px, py in _crossings(foe.x, foe.y, d, other.x, other.y, e):
+            for px, py in circle_crossings(foe.x, foe.y, d, other.x, other.y, e):
                 xs.append(np.array([px]))
                 ys.append(np.array([py]))
     reach = table.scenario.rules.coherency_range_in - CHAIN_KEPT_IN
@@ -350,19 +351,6 @@ def _sample(
         np.round(np.concatenate(xs), DECIMALS),
         np.round(np.concatenate(ys), DECIMALS),
     )
-
-
-def _crossings(
-    ax: float, ay: float, da: float, bx: float, by: float, db: float
-) -> list[tuple[float, float]]:
-    """Where the circle of radius `da` about a meets the circle of radius `db` about b."""
-    apart = math.hypot(bx - ax, by - ay)
-    if not abs(da - db) < apart < da + db:
-        return []
-    along = (da**2 - db**2 + apart**2) / (2 * apart)
-    side = math.sqrt(max(da**2 - along**2, 0.0))
-    ux, uy = (bx - ax) / apart, (by - ay) / apart
-    return [(ax + along * ux - s * side * uy, ay + along * uy + s * side * ux) for s in (1.0, -1.0)]
 
 
 def _lengths(
