@@ -27,9 +27,7 @@ def cut_before_the_minimum_is_settled(monkeypatch: pytest.MonkeyPatch) -> None:
         update={
             "min_roll_proven": None,
             "min_roll_at_least": None,
-            "stats": {
-                k: v for k, v in real.stats.items() if not k.startswith("min_roll_proof")
-            }
+            "stats": {k: v for k, v in real.stats.items() if not k.startswith("min_roll_proof")}
             | {"min_roll_lower": 3, "min_roll_proven": False},
         }
     )
