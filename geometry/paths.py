@@ -88,7 +88,9 @@ class ObstacleMap:
 
     `geometry` is their union (conservative polygons); `obstacles` keeps what each one is.
     The visibility graph is built on first use and shared by every `path_field` and by the
-    maps `for_mover` makes for movers with the same obstacles.
+    maps `for_mover` makes for movers with the same obstacles. `nodes_within` (a centre and a
+    radius): the graph keeps only the corners that close to it, for a map used only for paths
+    from that centre no longer than the radius (a corner further away lies on none).
     """
 
     def __init__(
@@ -97,9 +99,12 @@ class ObstacleMap:
         board_width: float,
         board_height: float,
         obstacles: Iterable[Obstacle],
+        *,
+        nodes_within: tuple[Point2, float] | None = None,
     ) -> None:
         self.mover = mover
         self.obstacles = tuple(obstacles)
+        self.nodes_within = nodes_within
         r = mover.clearance_in
         self.bounds = (r, r, board_width - r, board_height - r)
         self.geometry: BaseGeometry = shapely.union_all([o.shape for o in self.obstacles])
@@ -210,6 +215,10 @@ class VisibilityGraph:
     @classmethod
     def build(cls, omap: ObstacleMap) -> VisibilityGraph:
         points, prev, nxt = _corners(omap.geometry, omap.bounds)
+        if omap.nodes_within is not None:
+            (cx, cy), radius = omap.nodes_within
+            keep = np.hypot(points[:, 0] - cx, points[:, 1] - cy) <= radius
+            points, prev, nxt = points[keep], prev[keep], nxt[keep]
         to_prev, to_next = prev - points, nxt - points
         x0, y0, x1, y1 = omap.bounds
         reach = math.hypot(x1 - x0, y1 - y0) + 1.0

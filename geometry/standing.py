@@ -62,7 +62,8 @@ def with_standing(
             disc = Point(start).buffer(reach_in + 0.01, quad_segs=32)
             kept = [o for o in kept if o.shape.intersects(disc)]
         _, _, x1, y1 = omap.bounds
-        hit = (omap, ObstacleMap(omap.mover, x1 + r, y1 + r, kept))
+        near = None if reach_in is None else (start, reach_in + 0.01)
+        hit = (omap, ObstacleMap(omap.mover, x1 + r, y1 + r, kept, nodes_within=near))
         _MAPS[key] = hit
     return hit[1].for_mover(omap.mover)
 
@@ -136,8 +137,15 @@ def detours(
     test = np.tile(ends, n)
     clear = np.ones(len(a), bool)
     clear[test] = omap.visible(a[test, 0], a[test, 1], b[test, 0], b[test, 1])
+    lo, hi = path.min(axis=1), path.max(axis=1)
     for ox, oy, r in others:
-        clear &= _to_segments(ox, oy, a, b) >= r
+        gap = np.hypot(
+            np.maximum(lo[:, 0] - ox, 0) + np.maximum(ox - hi[:, 0], 0),
+            np.maximum(lo[:, 1] - oy, 0) + np.maximum(oy - hi[:, 1], 0),
+        )
+        near = np.repeat(gap < r + 1e-9, legs)
+        if near.any():
+            clear[near] &= _to_segments(ox, oy, a[near], b[near]) >= r
     fine = clear.reshape(n, legs).all(axis=1)
     start_angle = a_s + side * alpha_s
     for centre_angle, lo, hi in _blocked_arcs(omap, (qx, qy), g):
