@@ -89,8 +89,8 @@ class ObstacleMap:
     `geometry` is their union (conservative polygons); `obstacles` keeps what each one is.
     The visibility graph is built on first use and shared by every `path_field` and by the
     maps `for_mover` makes for movers with the same obstacles. `nodes_within` (a centre and a
-    radius): the graph keeps only the corners that close to it, for a map used only for paths
-    from that centre no longer than the radius (a corner further away lies on none).
+    radius): the graph keeps only the corners that close to it and the edges a path from it
+    that long may use, for a map used only for such paths (no other corner or edge is on one).
     """
 
     def __init__(
@@ -215,10 +215,13 @@ class VisibilityGraph:
     @classmethod
     def build(cls, omap: ObstacleMap) -> VisibilityGraph:
         points, prev, nxt = _corners(omap.geometry, omap.bounds)
+        budget = None
         if omap.nodes_within is not None:
             (cx, cy), radius = omap.nodes_within
-            keep = np.hypot(points[:, 0] - cx, points[:, 1] - cy) <= radius
+            from_centre = np.hypot(points[:, 0] - cx, points[:, 1] - cy)
+            keep = from_centre <= radius
             points, prev, nxt = points[keep], prev[keep], nxt[keep]
+            budget = radius - from_centre[keep]
         to_prev, to_next = prev - points, nxt - points
         x0, y0, x1, y1 = omap.bounds
         reach = math.hypot(x1 - x0, y1 - y0) + 1.0
@@ -229,6 +232,9 @@ class VisibilityGraph:
         )
         self = cls(points, to_prev, to_next, slack, {k: {} for k in range(len(points))})
         for i, j in _pairs_in_chunks(len(points)):
+            if budget is not None:
+                near = np.hypot(*(points[j] - points[i]).T) <= np.maximum(budget[i], budget[j])
+                i, j = i[near], j[near]
             d = points[j] - points[i]
             ok = self._leaves(i, d[:, 0], d[:, 1]) & self._leaves(j, -d[:, 0], -d[:, 1])
             i, j = i[ok], j[ok]
