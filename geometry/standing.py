@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry.footprints import Footprint
 from chargeopt.geometry.obstacles import ARC_QUAD_SEGS, Obstacle, Point2, grown_obstacle
@@ -56,16 +58,30 @@ def with_standing(
         if len(_MAPS) >= _MAX_MAPS:
             _MAPS.pop(next(iter(_MAPS)))
         r = omap.mover.clearance_in
-        extra = [standing_obstacle(k, fp, r) for k, fp in standing.items()]
+        extra = [_standing_obstacle(k, fp, r) for k, fp in standing.items()]
         kept = [*omap.obstacles, *extra]
         if reach_in is not None:
-            disc = Point(start).buffer(reach_in + 0.01, quad_segs=32)
+            disc = _reach_disc(start, reach_in)
             kept = [o for o in kept if o.shape.intersects(disc)]
         _, _, x1, y1 = omap.bounds
         near = None if reach_in is None else (start, reach_in + 0.01)
         hit = (omap, ObstacleMap(omap.mover, x1 + r, y1 + r, kept, nodes_within=near))
         _MAPS[key] = hit
     return hit[1].for_mover(omap.mover)
+
+
+@lru_cache(maxsize=4096)
+def _standing_obstacle(model_id: str, fp: Footprint, clearance_in: float) -> Obstacle:
+    """`standing_obstacle`, drawn once per base, place and clearance."""
+    return standing_obstacle(model_id, fp, clearance_in)
+
+
+@lru_cache(maxsize=256)
+def _reach_disc(start: Point2, reach_in: float) -> BaseGeometry:
+    """The disc a path of at most `reach_in` from `start` stays in (a little wider)."""
+    disc = Point(start).buffer(reach_in + 0.01, quad_segs=32)
+    shapely.prepare(disc)
+    return disc
 
 
 def crossed(path: Sequence[Point2], standing: Standing, clearance_in: float) -> tuple[str, ...]:
