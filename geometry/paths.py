@@ -109,11 +109,9 @@ class ObstacleMap:
         self.bounds = (r, r, board_width - r, board_height - r)
         self.geometry: BaseGeometry = shapely.union_all([o.shape for o in self.obstacles])
         self._inner = self.geometry.buffer(-SHRINK_IN, join_style="mitre")
-        x0, y0, x1, y1 = self.bounds
-        room = box(x0, y0, x1, y1) if x1 >= x0 and y1 >= y0 else Polygon()
-        self._free = room.difference(self.geometry)
-        for g in (self.geometry, self._inner, self._free):
+        for g in (self.geometry, self._inner):
             shapely.prepare(g)
+        self._free_space: list[BaseGeometry] = []
         self._fields: dict[Point2, PathField] = {}
         self._graph: list[VisibilityGraph] = []
 
@@ -192,6 +190,17 @@ class ObstacleMap:
         return ~shapely.intersects(self._inner, lines)
 
     @property
+    def _free(self) -> BaseGeometry:
+        """The board area outside every obstacle (drawn on first use: only escapes need it)."""
+        if not self._free_space:
+            x0, y0, x1, y1 = self.bounds
+            room = box(x0, y0, x1, y1) if x1 >= x0 and y1 >= y0 else Polygon()
+            free = room.difference(self.geometry)
+            shapely.prepare(free)
+            self._free_space.append(free)
+        return self._free_space[0]
+
+    @property
     def graph(self) -> VisibilityGraph:
         if not self._graph:
             self._graph.append(VisibilityGraph.build(self))
@@ -236,7 +245,9 @@ class VisibilityGraph:
                 near = np.hypot(*(points[j] - points[i]).T) <= np.maximum(budget[i], budget[j])
                 i, j = i[near], j[near]
             d = points[j] - points[i]
-            ok = self._leaves(i, d[:, 0], d[:, 1]) & self._leaves(j, -d[:, 0], -d[:, 1])
+            ok = self._leaves(i, d[:, 0], d[:, 1])
+            i, j, d = i[ok], j[ok], d[ok]
+            ok = self._leaves(j, -d[:, 0], -d[:, 1])
             i, j = i[ok], j[ok]
             seen = omap.visible(points[i, 0], points[i, 1], points[j, 0], points[j, 1])
             i, j = i[seen], j[seen]
