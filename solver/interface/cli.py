@@ -126,7 +126,7 @@ def main() -> None:
     "--roll",
     type=click.IntRange(0, MAX_ROLL),
     default=None,
-    help="The charge roll (default: the scenario's; without one, find the minimum roll).",
+    help="The dice total (default: the scenario's; without one, find the minimum roll).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result JSON instead of a summary.")
 @click.option("-o", "--output", "output", default=None, help="Also write the result JSON here.")
@@ -209,6 +209,13 @@ def solve(
         repair=repair,
         **({} if workers is None else {"workers": workers}),
     )
+    from chargeopt.solver.api import UnsupportedMove, solver_for
+
+    try:
+        solver_for(scenario)
+    except UnsupportedMove as exc:
+        problem = ("action.kind", exc.problem, exc.fix)
+        raise ScenarioError(document_name(scenario_file), [problem]) from None
     shown = _StageLine(show_progress, quiet)
     try:
         outcome = solve_bounded(scenario, options, shown)
