@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, StrictBool
+from pydantic_core import PydanticCustomError
 
 from .errors import OffTheTableError
 
@@ -79,3 +80,10 @@ def whole_roll(roll: object) -> object:
     if isinstance(roll, float) and roll.is_integer() and abs(roll) < 1e6:
         return int(roll)
     return roll
+
+
+def format_version(value: object) -> object:
+    """`format = true` is not format 1 (pydantic would read true as 1)."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("literal_error", "Input should be 1", {"expected": "1"})
+    return value

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from .blocks import Block
 from .errors import KeyPathError
-from .keys import Flag, Whole, key, whole_roll
+from .keys import Flag, Whole, format_version, key, whole_roll
 from .rulesets import RANK_AND_FILE_EDITIONS
 from .scenario import ActionKind, Board, Terrain, TerrainKind
 
@@ -213,6 +213,8 @@ class RankAndFileScenario(_Frozen):
         "The charge: one charging block (unit) or several (units), one target.",
         example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 9},
     )
+
+    _format_version = field_validator("format", mode="before")(format_version)
 
     @field_validator("ruleset", mode="before", json_schema_input_type=str | list[str])
     @classmethod

@@ -20,6 +20,7 @@ from .keys import (
     Height,
     Point,
     Whole,
+    format_version,
     key,
     whole_roll,
 )
@@ -440,6 +441,8 @@ class Scenario(_Frozen):
         "The move to make: its kind, the unit that moves and, for a charge, its targets and roll.",
         example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 7},
     )
+
+    _format_version = field_validator("format", mode="before")(format_version)
 
     @field_validator("ruleset", mode="before", json_schema_input_type=RulesetId | RulesetList)
     @classmethod

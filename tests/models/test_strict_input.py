@@ -100,6 +100,11 @@ def _line(document: dict[str, Any], model: Any = Scenario, file: str = "c.toml")
             'diameter), got the text "32"; write e.g. diameter_mm = 32.0',
         ),
         (
+            {("format",): True},
+            "c.toml: format: expected 1 (the version of the scenario format), got true; "
+            "write e.g. format = 1",
+        ),
+        (
             {("action", "table_edge"): "bottom"},
             "c.toml: action.table_edge: a charge does not use table_edge (only a fall back "
             "does); remove table_edge",
@@ -224,3 +229,34 @@ def test_a_4e_reinforcement_locked_in_no_combat_is_refused() -> None:
         "of its models is in base contact with an enemy model and its locked_with is empty); "
         'if it is locked, name the enemy units in its locked_with, e.g. locked_with = ["B"]'
     )
+
+
+def _number_leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every number (not true/false) in a parsed document, with its path."""
+    if isinstance(value, dict):
+        return [leaf for k, v in value.items() for leaf in _number_leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [leaf for i, v in enumerate(value) for leaf in _number_leaves(v, (*path, i))]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [(path, value)]
+    return []
+
+
+@pytest.mark.parametrize(
+    ("document", "model"),
+    [(REINFORCE_4E, Scenario), (BLOCKS, RankAndFileScenario), (FORTY_K, Scenario)],
+    ids=["4e-reinforcement", "t9a-blocks", "10e-charge"],
+)
+@pytest.mark.parametrize("spelling", [str, lambda v: v != 0], ids=["as-text", "as-true-false"])
+def test_no_number_is_read_from_a_text_or_a_truth_value(
+    document: dict[str, Any], model: Any, spelling: Any
+) -> None:
+    """Every number of a valid document, written as text ("12.74") or as true/false, is
+    refused with one line naming its own key path."""
+    validate_document(model, document, "c.toml")
+    leaves = _number_leaves(document)
+    assert len(leaves) >= 7
+    for path, value in leaves:
+        line = _line(_changed(document, {path: spelling(value)}), model)
+        key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+        assert line.startswith(f"c.toml: {key}: "), line
