@@ -6,6 +6,7 @@ models/README.md and the error messages, so the three cannot drift apart.
 
 from __future__ import annotations
 
+import numbers
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, StrictBool
@@ -76,8 +77,11 @@ HullPoint = Annotated[
 
 
 def whole_roll(roll: object) -> object:
-    """A dice total written 7.0 as 7; any other value goes on to be judged as it is."""
+    """A dice total written 7.0 (or given as a numpy integer) as 7; any other value goes on to
+    be judged as it is."""
     if isinstance(roll, float) and roll.is_integer() and abs(roll) < 1e6:
+        return int(roll)
+    if isinstance(roll, numbers.Integral) and not isinstance(roll, bool | int):
         return int(roll)
     return roll
 
