@@ -521,6 +521,7 @@ class Scenario(_Frozen):
         _unique("action.targets", list(self.action.targets), "target")
         _check_fall_back(self.action, units, actor)
         _keys_the_move_uses(self.action, self.rules)
+        _assault_keys_only_under_4e(self.units, self.action, self.rules)
         return self
 
     @cached_property
@@ -596,6 +597,26 @@ def _keys_the_move_uses(action: Action, rules: RuleSet) -> None:
                     f"a {action.kind} does not use {name} (only a fall back does)",
                     f"remove {name}",
                 )
+
+
+def _assault_keys_only_under_4e(units: tuple[Unit, ...], action: Action, rules: RuleSet) -> None:
+    """`locked_with` and `difficult_roll` are read by 40k-assault-4e only: refused elsewhere
+    rather than ignored."""
+    if rules.assault_ranges_in:
+        return
+    for ui, unit in enumerate(units):
+        if unit.locked_with:
+            raise KeyPathError(
+                f"units[{ui}].locked_with",
+                f"{rules.edition} does not read locked_with (only 40k-assault-4e does)",
+                "remove it",
+            )
+    if action.difficult_roll is not None:
+        raise KeyPathError(
+            "action.difficult_roll",
+            f"{rules.edition} does not read difficult_roll (only 40k-assault-4e does)",
+            "remove it",
+        )
 
 
 def _assault_range_ok(ui: int, unit: Unit, rules: RuleSet) -> None:

@@ -105,6 +105,16 @@ def _line(document: dict[str, Any], model: Any = Scenario, file: str = "c.toml")
             "write e.g. format = 1",
         ),
         (
+            {("action", "difficult_roll"): 4},
+            "c.toml: action.difficult_roll: 40k-10e does not read difficult_roll (only "
+            "40k-assault-4e does); remove it",
+        ),
+        (
+            {("units", 0, "locked_with"): ["B"]},
+            "c.toml: units[0].locked_with: 40k-10e does not read locked_with (only "
+            "40k-assault-4e does); remove it",
+        ),
+        (
             {("action", "table_edge"): "bottom"},
             "c.toml: action.table_edge: a charge does not use table_edge (only a fall back "
             "does); remove table_edge",
