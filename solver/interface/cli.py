@@ -216,6 +216,7 @@ def solve(
     except UnsupportedMove as exc:
         problem = ("action.kind", exc.problem, exc.fix)
         raise ScenarioError(document_name(scenario_file), [problem]) from None
+    _roll_is_read(scenario, roll)
     shown = _StageLine(show_progress, quiet)
     try:
         outcome = solve_bounded(scenario, options, shown)
@@ -267,6 +268,23 @@ class _StageLine:
         if self.drawn:
             click.echo("\r\x1b[K", err=True, nl=False)
             self.drawn = False
+
+
+def _roll_is_read(scenario: Scenario | RankAndFileScenario, roll: int | None) -> None:
+    """Refuse `--roll` where the charge rolls no dice (40k-assault-4e, whfb-6e), as the
+    scenario's own `roll` is refused there."""
+    rules = scenario.rules
+    if roll is None or scenario.action.kind != "charge":
+        return
+    if isinstance(scenario, Scenario) and rules.assault_range_in:
+        why = "each model moves its unit's assault range"
+    elif isinstance(scenario, RankAndFileScenario) and rules.charge_move == "double-move":
+        why = "the charge move is twice the Move"
+    else:
+        return
+    raise ChargeoptError(
+        f"--roll {roll}: a {rules.edition} charge rolls no dice: {why}; leave --roll out"
+    )
 
 
 def _outputs(scenario_file: str, wanted: dict[str, str | None]) -> dict[str, str]:

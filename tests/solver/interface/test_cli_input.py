@@ -229,3 +229,24 @@ def test_a_4e_reinforcement_locked_in_no_combat_is_refused_like_a_10e_pile_in(
         "its locked_with is empty); if it is locked, name the enemy units in its locked_with, "
         'e.g. locked_with = ["B"]\n'
     )
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "why"),
+    [
+        (
+            "assault-4e-v1/a1-first-forced.toml",
+            "a 40k-assault-4e charge rolls no dice: each model moves its unit's assault range",
+        ),
+        (
+            "rank-and-file-wheel-v1/w1-6e-head-on.toml",
+            "a whfb-6e charge rolls no dice: the charge move is twice the Move",
+        ),
+    ],
+)
+def test_roll_is_refused_where_the_charge_rolls_no_dice(benchmark: str, why: str) -> None:
+    """`--roll` is refused where the scenario's own `roll` would be, never ignored."""
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / benchmark
+    result = run("solve", "--roll", "7", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --roll 7: {why}; leave --roll out\n"
