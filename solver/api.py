@@ -101,9 +101,12 @@ class UnsupportedMove(UnsupportedRuleError):
     """A move kind chargeopt does not solve under the scenario's rules: what and the fix."""
 
     def __init__(self, problem: str, fix: str) -> None:
-        super().__init__(f"{problem}; {fix}")
+        super().__init__(f"{problem}; {fix}", "action.kind")
         self.problem = problem
         self.fix = fix
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.problem, self.fix))
 
 
 def solver_for(scenario: Scenario | RankAndFileScenario) -> Solver:

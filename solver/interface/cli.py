@@ -26,6 +26,7 @@ from chargeopt.models import (
     Result,
     Scenario,
     ScenarioError,
+    UnsupportedRuleError,
     document_name,
     load_result,
     mm_to_in,
@@ -392,14 +393,18 @@ def check(
     chosen_roll = _roll_to_check(scenario, result, roll, document_name(scenario_file))
     from chargeopt.geometry.checker import check_placement, summarise, unmoved_models
 
-    violations = check_placement(
-        scenario,
-        result.placements,
-        roll=chosen_roll,
-        file=document_name(scenario_file),
-        precision_in=precision or 0.0,
-        order=result.order,
-    )
+    try:
+        violations = check_placement(
+            scenario,
+            result.placements,
+            roll=chosen_roll,
+            file=document_name(scenario_file),
+            precision_in=precision or 0.0,
+            order=result.order,
+        )
+    except UnsupportedRuleError as exc:
+        problem = (exc.key_path, str(exc), "")
+        raise ScenarioError(document_name(scenario_file), [problem]) from None
     unmoved = unmoved_models(scenario, result.placements)
     if as_json:
         payload: dict[str, Any] = {

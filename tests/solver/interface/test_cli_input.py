@@ -250,3 +250,16 @@ def test_roll_is_refused_where_the_charge_rolls_no_dice(benchmark: str, why: str
     result = run("solve", "--roll", "7", str(path))
     assert result.exit_code == 2
     assert result.stderr == f"error: --roll 7: {why}; leave --roll out\n"
+
+
+def test_check_names_the_file_and_key_of_a_move_the_edition_lacks(tmp_path: Path) -> None:
+    """`check` of a 10e heroic intervention (a stratagem there): the file and action.kind."""
+    text = OK_TOML.replace('kind = "charge"', 'kind = "heroic-intervention"')
+    path = tmp_path / "hi.toml"
+    path.write_text(text.replace('targets = ["B"]\n', "").replace("roll = 7\n", ""), "utf-8")
+    result = run("check", str(path), OK_RESULT)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {path}: action.kind: a heroic intervention under 40k-10e is a stratagem that "
+        'makes a charge move: write it as kind = "charge"\n'
+    )
