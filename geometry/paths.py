@@ -88,7 +88,9 @@ class ObstacleMap:
 
     `geometry` is their union (conservative polygons); `obstacles` keeps what each one is.
     The visibility graph is built on first use and shared by every `path_field` and by the
-    maps `for_mover` makes for movers with the same obstacles.
+    maps `for_mover` makes for movers with the same obstacles. `nodes_within` (a centre and a
+    radius): the graph keeps only the corners that close to it and the edges a path from it
+    that long may use, for a map used only for such paths (no other corner or edge is on one).
     """
 
     def __init__(
@@ -97,18 +99,19 @@ class ObstacleMap:
         board_width: float,
         board_height: float,
         obstacles: Iterable[Obstacle],
+        *,
+        nodes_within: tuple[Point2, float] | None = None,
     ) -> None:
         self.mover = mover
         self.obstacles = tuple(obstacles)
+        self.nodes_within = nodes_within
         r = mover.clearance_in
         self.bounds = (r, r, board_width - r, board_height - r)
         self.geometry: BaseGeometry = shapely.union_all([o.shape for o in self.obstacles])
         self._inner = self.geometry.buffer(-SHRINK_IN, join_style="mitre")
-        x0, y0, x1, y1 = self.bounds
-        room = box(x0, y0, x1, y1) if x1 >= x0 and y1 >= y0 else Polygon()
-        self._free = room.difference(self.geometry)
-        for g in (self.geometry, self._inner, self._free):
+        for g in (self.geometry, self._inner):
             shapely.prepare(g)
+        self._free_space: list[BaseGeometry] = []
         self._fields: dict[Point2, PathField] = {}
         self._graph: list[VisibilityGraph] = []
 
@@ -187,6 +190,17 @@ class ObstacleMap:
         return ~shapely.intersects(self._inner, lines)
 
     @property
+    def _free(self) -> BaseGeometry:
+        """The board area outside every obstacle (drawn on first use: only escapes need it)."""
+        if not self._free_space:
+            x0, y0, x1, y1 = self.bounds
+            room = box(x0, y0, x1, y1) if x1 >= x0 and y1 >= y0 else Polygon()
+            free = room.difference(self.geometry)
+            shapely.prepare(free)
+            self._free_space.append(free)
+        return self._free_space[0]
+
+    @property
     def graph(self) -> VisibilityGraph:
         if not self._graph:
             self._graph.append(VisibilityGraph.build(self))
@@ -210,6 +224,13 @@ class VisibilityGraph:
     @classmethod
     def build(cls, omap: ObstacleMap) -> VisibilityGraph:
         points, prev, nxt = _corners(omap.geometry, omap.bounds)
+        budget = None
+        if omap.nodes_within is not None:
+            (cx, cy), radius = omap.nodes_within
+            from_centre = np.hypot(points[:, 0] - cx, points[:, 1] - cy)
+            keep = from_centre <= radius
+            points, prev, nxt = points[keep], prev[keep], nxt[keep]
+            budget = radius - from_centre[keep]
         to_prev, to_next = prev - points, nxt - points
         x0, y0, x1, y1 = omap.bounds
         reach = math.hypot(x1 - x0, y1 - y0) + 1.0
@@ -220,8 +241,13 @@ class VisibilityGraph:
         )
         self = cls(points, to_prev, to_next, slack, {k: {} for k in range(len(points))})
         for i, j in _pairs_in_chunks(len(points)):
+            if budget is not None:
+                near = np.hypot(*(points[j] - points[i]).T) <= np.maximum(budget[i], budget[j])
+                i, j = i[near], j[near]
             d = points[j] - points[i]
-            ok = self._leaves(i, d[:, 0], d[:, 1]) & self._leaves(j, -d[:, 0], -d[:, 1])
+            ok = self._leaves(i, d[:, 0], d[:, 1])
+            i, j, d = i[ok], j[ok], d[ok]
+            ok = self._leaves(j, -d[:, 0], -d[:, 1])
             i, j = i[ok], j[ok]
             seen = omap.visible(points[i, 0], points[i, 1], points[j, 0], points[j, 1])
             i, j = i[seen], j[seen]

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry.footprints import Footprint
 from chargeopt.geometry.obstacles import ARC_QUAD_SEGS, Obstacle, Point2, grown_obstacle
@@ -56,15 +58,30 @@ def with_standing(
         if len(_MAPS) >= _MAX_MAPS:
             _MAPS.pop(next(iter(_MAPS)))
         r = omap.mover.clearance_in
-        extra = [standing_obstacle(k, fp, r) for k, fp in standing.items()]
+        extra = [_standing_obstacle(k, fp, r) for k, fp in standing.items()]
         kept = [*omap.obstacles, *extra]
         if reach_in is not None:
-            disc = Point(start).buffer(reach_in + 0.01, quad_segs=32)
+            disc = _reach_disc(start, reach_in)
             kept = [o for o in kept if o.shape.intersects(disc)]
         _, _, x1, y1 = omap.bounds
-        hit = (omap, ObstacleMap(omap.mover, x1 + r, y1 + r, kept))
+        near = None if reach_in is None else (start, reach_in + 0.01)
+        hit = (omap, ObstacleMap(omap.mover, x1 + r, y1 + r, kept, nodes_within=near))
         _MAPS[key] = hit
     return hit[1].for_mover(omap.mover)
+
+
+@lru_cache(maxsize=4096)
+def _standing_obstacle(model_id: str, fp: Footprint, clearance_in: float) -> Obstacle:
+    """`standing_obstacle`, drawn once per base, place and clearance."""
+    return standing_obstacle(model_id, fp, clearance_in)
+
+
+@lru_cache(maxsize=256)
+def _reach_disc(start: Point2, reach_in: float) -> BaseGeometry:
+    """The disc a path of at most `reach_in` from `start` stays in (a little wider)."""
+    disc = Point(start).buffer(reach_in + 0.01, quad_segs=32)
+    shapely.prepare(disc)
+    return disc
 
 
 def crossed(path: Sequence[Point2], standing: Standing, clearance_in: float) -> tuple[str, ...]:
@@ -101,9 +118,60 @@ def detours(
     and no shorter than the shortest path round the drawn base; where the straight segment
     is the shortest path without the base, it is shortest but for the drawing (under 0.01").
     nan where the start or the end is inside that circle, or the path meets an obstacle of
-    `omap` or comes within r of another disc (x, y, r) of `others`."""
+    `omap` or comes within r of another disc (x, y, r) of `others`. Each path and its test
+    against `omap` are kept per map, start, base and end: a charge asks again and again."""
     xs, ys = np.asarray(xs, float), np.asarray(ys, float)
     out = np.full(xs.shape, np.nan)
+    if not xs.size:
+        return out
+    key = (id(omap.geometry), omap.mover.start, tuple(centre), grow_in)
+    hit = _DETOURS.get(key)
+    if hit is None or hit[0].geometry is not omap.geometry:
+        if len(_DETOURS) >= _MAX_DETOURS:
+            _DETOURS.pop(next(iter(_DETOURS)))
+        hit = (omap, {})
+        _DETOURS[key] = hit
+    known = hit[1]
+    ends = list(zip(xs.ravel().tolist(), ys.ravel().tolist(), strict=True))
+    new = [k for k, e in enumerate(ends) if e not in known]
+    if new:
+        got = _detours_alone(omap, centre, grow_in, xs.ravel()[new], ys.ravel()[new])
+        for k, row in zip(new, got, strict=True):
+            known[ends[k]] = row
+    rows = [known[e] for e in ends]
+    length = np.array([r[0] for r in rows])
+    live = np.flatnonzero(np.isfinite(length))
+    if len(live) and others:
+        box = np.array([rows[k][1] for k in live])
+        for ox, oy, r in others:
+            gap = np.hypot(
+                np.maximum(box[:, 0] - ox, 0) + np.maximum(ox - box[:, 2], 0),
+                np.maximum(box[:, 1] - oy, 0) + np.maximum(oy - box[:, 3], 0),
+            )
+            near = live[(gap < r + 1e-9) & np.isfinite(length[live])]
+            if not len(near):
+                continue
+            paths = np.stack([rows[k][2] for k in near])
+            a, b = paths[:, :-1].reshape(-1, 2), paths[:, 1:].reshape(-1, 2)
+            dist = _to_segments(ox, oy, a, b).reshape(len(near), -1)
+            length[near[(dist < r).any(axis=1)]] = np.nan
+    out.ravel()[:] = length
+    return out
+
+
+_DETOURS: dict[tuple[object, ...], tuple[ObstacleMap, dict[Point2, tuple[float, ...]]]] = {}
+_MAX_DETOURS = 256
+
+
+def _detours_alone(
+    omap: ObstacleMap, centre: Point2, grow_in: float, xs: np.ndarray, ys: np.ndarray
+) -> list[tuple[float, tuple[float, float, float, float], np.ndarray | None]]:
+    """Per end, as `detours` without `others`: the length (nan where none), the bounding box
+    of the path (x0, y0, x1, y1) and the path's points."""
+    n_all = len(xs)
+    out: list[tuple[float, tuple[float, float, float, float], np.ndarray | None]] = [
+        (math.nan, (0.0, 0.0, 0.0, 0.0), None)
+    ] * n_all
     sx, sy = omap.mover.start
     qx, qy = centre
     g = grow_in / math.cos(math.pi / (4 * ARC_QUAD_SEGS))
@@ -136,8 +204,6 @@ def detours(
     test = np.tile(ends, n)
     clear = np.ones(len(a), bool)
     clear[test] = omap.visible(a[test, 0], a[test, 1], b[test, 0], b[test, 1])
-    for ox, oy, r in others:
-        clear &= _to_segments(ox, oy, a, b) >= r
     fine = clear.reshape(n, legs).all(axis=1)
     start_angle = a_s + side * alpha_s
     for centre_angle, lo, hi in _blocked_arcs(omap, (qx, qy), g):
@@ -146,7 +212,10 @@ def detours(
         low, high = np.minimum(t0, t1), np.maximum(t0, t1)
         fine &= straight | (high < lo) | (low > hi)
     length = np.hypot(*(b - a).T).reshape(n, legs).sum(axis=1)
-    out[idx[fine]] = length[fine]
+    lo_xy, hi_xy = path.min(axis=1), path.max(axis=1)
+    for k in np.flatnonzero(fine):
+        box = (*lo_xy[k].tolist(), *hi_xy[k].tolist())
+        out[int(idx[k])] = (float(length[k]), box, path[k])
     return out
 
 

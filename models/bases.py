@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from .errors import KeyPathError
-from .keys import HullPoint, key
+from .keys import Finite, HullPoint, key
 
 MM_PER_INCH = 25.4
 
@@ -27,7 +27,7 @@ class RoundBase(_Frozen):
     """A round base, such as 32mm."""
 
     kind: Literal["round"] = key("The base's shape: round.", example="round", default="round")
-    diameter_mm: float = key("The base's diameter.", example=32.0, unit="mm", gt=0, le=500)
+    diameter_mm: Finite = key("The base's diameter.", example=32.0, unit="mm", gt=0, le=500)
 
     @property
     def radius_in(self) -> float:
@@ -49,10 +49,10 @@ class OvalBase(_Frozen):
     """An oval base, long axis first; the long axis points along the model's facing."""
 
     kind: Literal["oval"] = key("The base's shape: oval.", example="oval", default="oval")
-    length_mm: float = key(
+    length_mm: Finite = key(
         "The oval's long axis, along the model's facing.", example=60.0, unit="mm", gt=0, le=500
     )
-    width_mm: float = key("The oval's short axis.", example=35.0, unit="mm", gt=0, le=500)
+    width_mm: Finite = key("The oval's short axis.", example=35.0, unit="mm", gt=0, le=500)
 
     @model_validator(mode="after")
     def _long_axis_first(self) -> OvalBase:

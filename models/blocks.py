@@ -16,7 +16,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 
 from .bases import mm_to_in
 from .errors import KeyPathError
-from .keys import Coordinate, Finite, key
+from .keys import Angle, Coordinate, Finite, Flag, Whole, key
 from .scenario import Owner
 
 _RECT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*mm\s*$", re.IGNORECASE)
@@ -30,10 +30,12 @@ class RectBase(_Frozen):
     """A rectangular base, width along the unit's front first (e.g. 25x50mm for cavalry)."""
 
     kind: Literal["rect"] = key("The base's shape: a rectangle.", example="rect", default="rect")
-    width_mm: float = key(
+    width_mm: Finite = key(
         "The base's width, along the unit's front.", example=25.0, unit="mm", gt=0, le=500
     )
-    depth_mm: float = key("The base's depth, front to back.", example=50.0, unit="mm", gt=0, le=500)
+    depth_mm: Finite = key(
+        "The base's depth, front to back.", example=50.0, unit="mm", gt=0, le=500
+    )
 
     @property
     def width_in(self) -> float:
@@ -90,7 +92,7 @@ class Profile(_Frozen):
         ge=0,
         le=30,
     )
-    maximised_charge: bool = key(
+    maximised_charge: Flag = key(
         "Whether its Charge Range roll is maximised (two dice, the highest counts).",
         example=True,
         default=False,
@@ -104,11 +106,11 @@ class Block(_Frozen):
     owner: Owner = key(
         "The side the unit is on: a charge targets units of the other side.", example="attacker"
     )
-    files: int = key("How many models wide its front rank is.", example=5, ge=1, le=100)
-    ranks: int | None = key(
+    files: Whole = key("How many models wide its front rank is.", example=5, ge=1, le=100)
+    ranks: Whole | None = key(
         "How many ranks deep it is (or give models).", example=4, default=None, ge=1, le=100
     )
-    models: int | None = key(
+    models: Whole | None = key(
         "How many models it has; the last rank may be incomplete (or give ranks).",
         example=23,
         default=None,
@@ -130,7 +132,7 @@ class Block(_Frozen):
         example=20.0,
         unit="in",
     )
-    facing: Finite = key(
+    facing: Angle = key(
         "The direction its front faces, from +x toward +y.", example=90.0, unit="deg", default=0.0
     )
     profile: Profile = key(

@@ -53,7 +53,15 @@ class ScenarioError(ChargeoptError):
 
 
 class UnsupportedRuleError(ChargeoptError):
-    """A ruleset, action or base kind that chargeopt does not implement (yet)."""
+    """A ruleset, action or base kind that chargeopt does not implement (yet); `key_path`,
+    when known, is the key of the scenario that asks for it."""
+
+    def __init__(self, message: str = "", key_path: str = "") -> None:
+        super().__init__(message)
+        self.key_path = key_path
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.key_path))
 
 
 class IneligibleMoveError(ChargeoptError):

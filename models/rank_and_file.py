@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from .blocks import Block
 from .errors import KeyPathError
-from .keys import key
+from .keys import Flag, Whole, format_version, key, whole_roll
 from .rulesets import RANK_AND_FILE_EDITIONS
 from .scenario import ActionKind, Board, Terrain, TerrainKind
 
@@ -108,7 +108,7 @@ class BlockAction(_Frozen):
         default=(),
     )
     targets: tuple[str, ...] = key("The id of the one enemy block charged.", example=["B"])
-    roll: int | None = key(
+    roll: Whole | None = key(
         "The Charge Range rolled (t9a-2022: D6 + 4 + Charge Speed; tow: Movement + the higher "
         "of 2D6; whfb-6e has none, its charge move is twice the Move). Without it, the "
         "smallest range that succeeds and its chance are found.",
@@ -116,13 +116,13 @@ class BlockAction(_Frozen):
         unit="in",
         default=None,
     )
-    fled: bool = key(
+    fled: Flag = key(
         "The target fled out of reach (whfb-6e, tow): the charge fails and may be redirected "
         "once to another enemy unit in reach.",
         example=False,
         default=False,
     )
-    rolls: dict[str, int] = key(
+    rolls: dict[str, Whole] = key(
         "A combined charge's Charge Range per charging block.",
         example={"A": 9, "C": 8},
         unit="in",
@@ -141,14 +141,24 @@ class BlockAction(_Frozen):
             raise KeyPathError(
                 "targets", "a rank-and-file charge has exactly one target", 'targets = ["B"]'
             )
-        for name, value in [("roll", self.roll), *self.rolls.items()]:
-            if value is not None and not 0 <= value <= 36:
-                raise KeyPathError(
-                    "roll" if name == "roll" else f"rolls.{name}",
-                    f"a Charge Range is 0 to 36 inches, got {value}",
-                    "give the dice total plus 4 plus the Charge Speed, e.g. roll = 9",
-                )
+        if self.unit is not None and self.rolls:
+            raise KeyPathError(
+                "rolls",
+                "rolls gives each block of a combined charge its Charge Range; "
+                f"this is a single charge by {self.unit!r}",
+                f"write roll = {next(iter(self.rolls.values()))} instead",
+            )
         return self
+
+    @field_validator("roll", mode="before")
+    @classmethod
+    def _whole_roll(cls, roll: object) -> object:
+        return whole_roll(roll)
+
+    @field_validator("rolls", mode="before")
+    @classmethod
+    def _whole_rolls(cls, rolls: object) -> object:
+        return {k: whole_roll(v) for k, v in rolls.items()} if isinstance(rolls, dict) else rolls
 
     @property
     def chargers(self) -> tuple[str, ...]:
@@ -204,6 +214,8 @@ class RankAndFileScenario(_Frozen):
         example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 9},
     )
 
+    _format_version = field_validator("format", mode="before")(format_version)
+
     @field_validator("ruleset", mode="before", json_schema_input_type=str | list[str])
     @classmethod
     def _one_or_many(cls, value: object) -> object:
@@ -253,7 +265,15 @@ class RankAndFileScenario(_Frozen):
                 )
         if self.rules.charge_move != "t9a-roll":
             self._one_wheel_charge(units)
-        elif self.action.fled:
+            return self
+        for name, value in [("roll", self.action.roll), *self.action.rolls.items()]:
+            if value is not None and not 0 <= value <= 36:
+                raise KeyPathError(
+                    "action.roll" if name == "roll" else f"action.rolls.{name}",
+                    f"a Charge Range is 0 to 36 inches, got {value}",
+                    "give the dice total plus 4 plus the Charge Speed, e.g. roll = 9",
+                )
+        if self.action.fled:
             raise KeyPathError(
                 "action.fled", "t9a-2022 has no fled target here", "remove fled or use whfb-6e"
             )

@@ -11,7 +11,19 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validat
 
 from .bases import BaseInput, HullBase, OvalBase, RoundBase
 from .errors import KeyPathError, UnsupportedRuleError
-from .keys import MAX_COORDINATE_IN, Coordinate, Finite, Height, Point, key
+from .keys import (
+    MAX_COORDINATE_IN,
+    Angle,
+    Coordinate,
+    Finite,
+    Flag,
+    Height,
+    Point,
+    Whole,
+    format_version,
+    key,
+    whole_roll,
+)
 from .outline import outline_problem
 from .rulesets import KNOWN_RULESETS, RULE_KEYWORDS, RuleSet, resolve_ruleset
 
@@ -187,7 +199,7 @@ class GameModel(_Frozen):
         unit="in",
         default=0.0,
     )
-    facing: Finite = key(
+    facing: Angle = key(
         "The direction the model faces, from +x toward +y (it turns oval and hull bases).",
         example=90.0,
         unit="deg",
@@ -199,7 +211,7 @@ class GameModel(_Frozen):
         example="40mm",
         default=None,
     )
-    token: bool = key(
+    token: Flag = key(
         "Whether the model holds a wtc-walls token (it stands against a ruin wall, engaging "
         "across it).",
         example=True,
@@ -317,16 +329,16 @@ class Action(_Frozen):
         example=["B"],
         default=(),
     )
-    roll: int | None = key(
-        "The charge roll, the dice total. Without it, a solve finds the smallest roll that "
-        "succeeds.",
+    roll: Whole | None = key(
+        "The dice total rolled for the move (a charge's roll; a fall back's 2D6, or 3D6 if "
+        "fast). Without it, a solve finds the smallest roll that succeeds.",
         example=7,
         unit="in",
         default=None,
         ge=0,
         le=36,
     )
-    charged: bool = key(
+    charged: Flag = key(
         "Whether the unit made a charge move this turn (a unit that charged may pile in).",
         example=True,
         default=False,
@@ -336,7 +348,7 @@ class Action(_Frozen):
         example="bottom",
         default=None,
     )
-    fast: bool = key(
+    fast: Flag = key(
         "Whether the unit falls back 3D6 instead of 2D6 (bikes, jump packs).",
         example=False,
         default=False,
@@ -347,7 +359,7 @@ class Action(_Frozen):
         example=["B"],
         default=(),
     )
-    difficult_roll: int | None = key(
+    difficult_roll: Whole | None = key(
         "40k-assault-4e: the highest of the 2D6 rolled for models moving into, out of or "
         "through difficult terrain, the farthest such a model may move (empty: they may not).",
         example=4,
@@ -370,7 +382,7 @@ class Action(_Frozen):
             raise KeyPathError(
                 "", f"a roll cannot be negative, got {roll:g}", "give the dice total, e.g. roll = 7"
             )
-        return roll
+        return whole_roll(roll)
 
 
 class Scenario(_Frozen):
@@ -429,6 +441,8 @@ class Scenario(_Frozen):
         "The move to make: its kind, the unit that moves and, for a charge, its targets and roll.",
         example={"kind": "charge", "unit": "A", "targets": ["B"], "roll": 7},
     )
+
+    _format_version = field_validator("format", mode="before")(format_version)
 
     @field_validator("ruleset", mode="before", json_schema_input_type=RulesetId | RulesetList)
     @classmethod
@@ -506,6 +520,8 @@ class Scenario(_Frozen):
                 )
         _unique("action.targets", list(self.action.targets), "target")
         _check_fall_back(self.action, units, actor)
+        _keys_the_move_uses(self.action, self.rules)
+        _assault_keys_only_under_4e(self.units, self.action, self.rules)
         return self
 
     @cached_property
@@ -552,6 +568,55 @@ def _check_fall_back(action: Action, units: dict[str, Unit], actor: Unit) -> Non
                 f"unit {fought!r} is not an enemy of {actor.id!r} (both {actor.owner})",
                 "name enemy units that fought it",
             )
+
+
+def _keys_the_move_uses(action: Action, rules: RuleSet) -> None:
+    """Refuse a key the move does not read, rather than ignore it: a roll on a 4e charge (its
+    range is fixed), targets on a fall back, the fall-back keys on any other move."""
+    fall_back = action.kind == ActionKind.FALL_BACK
+    if fall_back and action.targets:
+        raise KeyPathError(
+            "action.targets",
+            "a fall back has no targets: it moves away from every enemy unit",
+            "remove targets (fought_by names the enemy units that fought it)",
+        )
+    if action.kind == ActionKind.CHARGE and action.roll is not None and rules.assault_range_in:
+        raise KeyPathError(
+            "action.roll",
+            f"a {rules.edition} charge rolls no dice: each model moves its unit's assault range "
+            f"({rules.assault_range_in:g}\", or the unit's assault_range_in)",
+            "remove roll",
+        )
+    if not fall_back:
+        given = [("table_edge", action.table_edge is not None), ("fast", action.fast)]
+        given.append(("fought_by", bool(action.fought_by)))
+        for name, present in given:
+            if present:
+                raise KeyPathError(
+                    f"action.{name}",
+                    f"a {action.kind} does not use {name} (only a fall back does)",
+                    f"remove {name}",
+                )
+
+
+def _assault_keys_only_under_4e(units: tuple[Unit, ...], action: Action, rules: RuleSet) -> None:
+    """`locked_with` and `difficult_roll` are read by 40k-assault-4e only: refused elsewhere
+    rather than ignored."""
+    if rules.assault_ranges_in:
+        return
+    for ui, unit in enumerate(units):
+        if unit.locked_with:
+            raise KeyPathError(
+                f"units[{ui}].locked_with",
+                f"{rules.edition} does not read locked_with (only 40k-assault-4e does)",
+                "remove it",
+            )
+    if action.difficult_roll is not None:
+        raise KeyPathError(
+            "action.difficult_roll",
+            f"{rules.edition} does not read difficult_roll (only 40k-assault-4e does)",
+            "remove it",
+        )
 
 
 def _assault_range_ok(ui: int, unit: Unit, rules: RuleSet) -> None:

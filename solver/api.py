@@ -97,6 +97,36 @@ def rule_family(rules: RuleSet | RankAndFileRules) -> str:
     return "wtc-walls" if rules.wtc_walls else rules.edition
 
 
+class UnsupportedMove(UnsupportedRuleError):
+    """A move kind chargeopt does not solve under the scenario's rules: what and the fix."""
+
+    def __init__(self, problem: str, fix: str) -> None:
+        super().__init__(f"{problem}; {fix}", "action.kind")
+        self.problem = problem
+        self.fix = fix
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.problem, self.fix))
+
+
+def solver_for(scenario: Scenario | RankAndFileScenario) -> Solver:
+    """The solver of the scenario's move under its rules, else UnsupportedMove naming the
+    moves those rules do solve."""
+    kind, family = scenario.action.kind, rule_family(scenario.rules)
+    solver = SOLVERS.get((kind, family))
+    if solver is not None:
+        return solver
+    edition = scenario.rules.edition
+    here = [k.value for k, f in SOLVERS if f == family]
+    quoted = [f'"{k}"' for k in here]
+    fix = "choose kind = " + (", ".join(quoted[:-1]) + " or " if len(quoted) > 1 else "")
+    fix += quoted[-1] if quoted else '"charge"'
+    problem = f"chargeopt does not solve a {kind} under {edition}"
+    if (kind, edition) in WHY_NOT:
+        problem, _, fix = WHY_NOT[(kind, edition)].partition("; ")
+    raise UnsupportedMove(problem, fix)
+
+
 def solve(
     scenario: Scenario | RankAndFileScenario,
     *,
@@ -111,17 +141,7 @@ def solve(
     terrain) raises ScenarioError here too, however the scenario was built."""
     given = {"roll": roll, "time_limit_s": time_limit, "seed": seed}
     opts = replace(options or SolveOptions(), **{k: v for k, v in given.items() if v is not None})
-    kind = scenario.action.kind
-    kinds = list(dict.fromkeys(k for k, _ in SOLVERS))
-    if kind not in kinds:
-        supported = ", ".join(k.value for k in kinds)
-        raise UnsupportedRuleError(f"solving '{kind}' is not implemented; supported: {supported}")
-    solver = SOLVERS.get((kind, rule_family(scenario.rules)))
-    if solver is None:
-        edition = scenario.rules.edition
-        raise UnsupportedRuleError(
-            WHY_NOT.get((kind, edition), f"'{kind}' under {edition} is not supported")
-        )
+    solver = solver_for(scenario)
     if isinstance(scenario, RankAndFileScenario):
         from chargeopt.geometry.rank_and_file.start import check_block_layout
 

@@ -31,7 +31,8 @@ def close_move_limit_in(scenario: Scenario) -> float:
         if rules.heroic_intervention_in is None:
             raise UnsupportedRuleError(
                 f"a heroic intervention under {rules.edition} is a stratagem that makes a "
-                'charge move: write it as kind = "charge"'
+                'charge move: write it as kind = "charge"',
+                "action.kind",
             )
         return rules.heroic_intervention_in
     return rules.pile_in_in if kind == ActionKind.PILE_IN else rules.consolidate_in

@@ -48,7 +48,8 @@ def around_mates(
     px, py = sp.x[idx], sp.y[idx]
     length = sp.moved[idx].copy()
     straight = length <= np.hypot(px - start.x, py - start.y) + 1e-9
-    hits = {k: ~_misses(start, fp, clearance, px, py, length, straight) for k, fp in near.items()}
+    missed = _misses_each(start, list(near.values()), clearance, px, py, length, straight)
+    hits = {k: ~m for k, m in zip(near, missed, strict=True)}
     todo = np.logical_or.reduce(list(hits.values()))
     if not charge.battlefield.of_kind(TerrainKind.DIFFICULT):
         todo &= ~_round_one(charge, model_id, near, hits, straight & todo, px, py, length)
@@ -124,11 +125,34 @@ def _misses(
     return safe | (straight & (_to_segment(fp.x, fp.y, start.x, start.y, px, py) >= g))
 
 
+def _misses_each(
+    start: Footprint,
+    fps: list[Footprint],
+    clearance: float,
+    px: np.ndarray,
+    py: np.ndarray,
+    length: np.ndarray,
+    straight: np.ndarray,
+) -> np.ndarray:
+    """`_misses` for each base of `fps` at once: one row per base."""
+    g = np.array([[(fp.radius_in + clearance) * GROWN_LOOSE] for fp in fps])
+    to = np.array([[math.hypot(fp.x - start.x, fp.y - start.y)] for fp in fps])
+    qx, qy = np.array([[fp.x] for fp in fps]), np.array([[fp.y] for fp in fps])
+    via = to + np.hypot(px - qx, py - qy) - 2 * g
+    safe = (length < via - 1e-9) | ~np.isfinite(length)
+    return safe | (straight & (_to_segment(qx, qy, start.x, start.y, px, py) >= g))
+
+
 GROWN_LOOSE = 1.01
 """A standing base's grown circle is drawn as a polygon around it (up to 0.12% wider): the
 tests of which paths it may touch take it this much wider."""
 def _to_segment(
-    qx: float, qy: float, ax: float, ay: float, bx: np.ndarray, by: np.ndarray
+    qx: float | np.ndarray,
+    qy: float | np.ndarray,
+    ax: float,
+    ay: float,
+    bx: np.ndarray,
+    by: np.ndarray,
 ) -> np.ndarray:
     """Distance from (qx, qy) to each segment (ax, ay)-(bx, by)."""
     dx, dy = bx - ax, by - ay

@@ -9,7 +9,7 @@ import numpy as np
 
 from chargeopt.geometry import Battlefield
 from chargeopt.geometry.assault_moves import free_lengths
-from chargeopt.models import Result, Scenario, Unit
+from chargeopt.models import IneligibleMoveError, Result, Scenario, Unit
 from chargeopt.solver.assault_4e.close_in import close_in, in_contact_with
 from chargeopt.solver.core.exact_limits import Margins, exactly_if_better
 from chargeopt.solver.options import SolveOptions
@@ -27,6 +27,13 @@ def _reinforce(scenario: Scenario, margins: Margins) -> Result:
     battlefield = Battlefield.from_scenario(scenario)
     unit = scenario.acting_unit
     foes = _locked(scenario)
+    if not foes:
+        raise IneligibleMoveError(
+            f"unit {unit.id!r} cannot make a reinforcement (pile-in) move: it is locked in no "
+            "combat (none of its models is in base contact with an enemy model and its "
+            "locked_with is empty); if it is locked, name the enemy units in its locked_with, "
+            'e.g. locked_with = ["B"]'
+        )
     movers = [m.id for m in unit.models if not in_contact_with(scenario, m.id, foes)]
     start = {m.id: (m.x, m.y) for m in unit.models}
 

@@ -64,6 +64,7 @@ class Charge:
     friend_rings: dict[tuple[str, str, float, float], Spots] = field(default_factory=dict)
     margins: Margins = PRINTED
     first_cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
+    starts: dict[str, Footprint] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -90,8 +91,11 @@ class Charge:
         return charge
 
     def start(self, model_id: str) -> Footprint:
-        m = next(m for m in self.unit.models if m.id == model_id)
-        return Footprint(self.unit.base_of(m), m.x, m.y, m.z, m.facing)
+        fp = self.starts.get(model_id)
+        if fp is None:
+            m = next(m for m in self.unit.models if m.id == model_id)
+            fp = self.starts[model_id] = Footprint(self.unit.base_of(m), m.x, m.y, m.z, m.facing)
+        return fp
 
     def lengths(
         self,

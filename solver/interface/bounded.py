@@ -266,5 +266,6 @@ def _refusal(
     known = {
         "IneligibleMoveError": IneligibleMoveError,
         "UnsupportedRuleError": UnsupportedRuleError,
+        "UnsupportedMove": UnsupportedRuleError,
     }
     return known.get(kind, ChargeoptError)(message)

@@ -26,6 +26,7 @@ from chargeopt.models import (
     Result,
     Scenario,
     ScenarioError,
+    UnsupportedRuleError,
     document_name,
     load_result,
     mm_to_in,
@@ -126,7 +127,7 @@ def main() -> None:
     "--roll",
     type=click.IntRange(0, MAX_ROLL),
     default=None,
-    help="The charge roll (default: the scenario's; without one, find the minimum roll).",
+    help="The dice total (default: the scenario's; without one, find the minimum roll).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result JSON instead of a summary.")
 @click.option("-o", "--output", "output", default=None, help="Also write the result JSON here.")
@@ -209,6 +210,14 @@ def solve(
         repair=repair,
         **({} if workers is None else {"workers": workers}),
     )
+    from chargeopt.solver.api import UnsupportedMove, solver_for
+
+    try:
+        solver_for(scenario)
+    except UnsupportedMove as exc:
+        problem = ("action.kind", exc.problem, exc.fix)
+        raise ScenarioError(document_name(scenario_file), [problem]) from None
+    _roll_is_read(scenario, roll)
     shown = _StageLine(show_progress, quiet)
     try:
         outcome = solve_bounded(scenario, options, shown)
@@ -260,6 +269,23 @@ class _StageLine:
         if self.drawn:
             click.echo("\r\x1b[K", err=True, nl=False)
             self.drawn = False
+
+
+def _roll_is_read(scenario: Scenario | RankAndFileScenario, roll: int | None) -> None:
+    """Refuse `--roll` where the charge rolls no dice (40k-assault-4e, whfb-6e), as the
+    scenario's own `roll` is refused there."""
+    rules = scenario.rules
+    if roll is None or scenario.action.kind != "charge":
+        return
+    if isinstance(scenario, Scenario) and rules.assault_range_in:
+        why = "each model moves its unit's assault range"
+    elif isinstance(scenario, RankAndFileScenario) and rules.charge_move == "double-move":
+        why = "the charge move is twice the Move"
+    else:
+        return
+    raise ChargeoptError(
+        f"--roll {roll}: a {rules.edition} charge rolls no dice: {why}; leave --roll out"
+    )
 
 
 def _outputs(scenario_file: str, wanted: dict[str, str | None]) -> dict[str, str]:
@@ -367,14 +393,18 @@ def check(
     chosen_roll = _roll_to_check(scenario, result, roll, document_name(scenario_file))
     from chargeopt.geometry.checker import check_placement, summarise, unmoved_models
 
-    violations = check_placement(
-        scenario,
-        result.placements,
-        roll=chosen_roll,
-        file=document_name(scenario_file),
-        precision_in=precision or 0.0,
-        order=result.order,
-    )
+    try:
+        violations = check_placement(
+            scenario,
+            result.placements,
+            roll=chosen_roll,
+            file=document_name(scenario_file),
+            precision_in=precision or 0.0,
+            order=result.order,
+        )
+    except UnsupportedRuleError as exc:
+        problem = (exc.key_path, str(exc), "")
+        raise ScenarioError(document_name(scenario_file), [problem]) from None
     unmoved = unmoved_models(scenario, result.placements)
     if as_json:
         payload: dict[str, Any] = {

@@ -160,8 +160,8 @@ def broken(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
             40,
             (
                 "action.roll",
-                "expected a whole number of inches from 0 to 36 (the charge roll, the dice "
-                "total), got the number 40",
+                "expected a whole number of inches from 0 to 36 (the dice total rolled for the "
+                "move), got the number 40",
                 "write e.g. roll = 7",
             ),
         ),

@@ -175,7 +175,10 @@ def range_short(data: dict[str, Any], result: Result) -> tuple[dict[str, Any], B
         roll = math.ceil(distance) - 1
         if roll < 0:
             return None
-        data["action"].setdefault("rolls", {})[uid] = roll
+        if data["action"].get("units"):
+            data["action"].setdefault("rolls", {})[uid] = roll
+        else:
+            data["action"]["roll"] = roll
     else:
         moved = entry.get("moved_in")
         if moved is None:

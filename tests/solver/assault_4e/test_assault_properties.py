@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from builders import make_scenario, sampled_layouts
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from chargeopt.geometry.checker import check_placement
-from chargeopt.models import Scenario
+from chargeopt.models import IneligibleMoveError, Scenario
 from chargeopt.solver import solve
 
 JITTER = st.floats(-0.6, 0.6, allow_nan=False)
@@ -27,7 +28,8 @@ def layouts(draw: st.DrawFn) -> tuple[list[tuple[float, float]], list[tuple[floa
 @sampled_layouts(10)
 @given(layouts(), st.sampled_from(["charge", "pile-in", "consolidate"]))
 def test_every_answer_passes_the_checker(layout, kind: str) -> None:
-    """Charge, reinforcement and consolidation: answers with placements have no violation."""
+    """Charge and consolidation: answers with placements have no violation; a reinforcement
+    by the unit, locked in no combat (its models a gap away), is refused."""
     attackers, defenders = layout
     action = None if kind == "charge" else {"kind": kind, "unit": "A"}
     try:
@@ -36,6 +38,10 @@ def test_every_answer_passes_the_checker(layout, kind: str) -> None:
         )
     except ValueError:
         assume(False)
+    if kind == "pile-in":
+        with pytest.raises(IneligibleMoveError, match="locked in no combat"):
+            solve(scenario)
+        return
     result = solve(scenario)
     if result.placements:
         assert check_placement(scenario, result.placements, order=result.order) == []

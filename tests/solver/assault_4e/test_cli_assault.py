@@ -74,7 +74,7 @@ def test_solve_prints_the_order_and_who_fights_and_check_agrees(tmp_path: Path) 
 def test_pile_in_and_consolidate_solve_and_check(tmp_path: Path) -> None:
     """Both moves answer from the command line and the checker passes what they wrote."""
     for kind in ("pile-in", "consolidate"):
-        scenario = write(tmp_path, kind)
+        scenario = write(tmp_path, kind, 'locked_with = ["B"]\n' if kind == "pile-in" else "")
         out = tmp_path / f"{kind}.json"
         run = CliRunner().invoke(main, ["solve", str(scenario), "-o", str(out)])
         assert run.exit_code == 0, run.output

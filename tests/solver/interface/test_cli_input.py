@@ -178,3 +178,88 @@ def test_a_terminal_on_stdin_is_refused_with_how_to_pipe(monkeypatch: pytest.Mon
         "<stdin>: nothing is piped in (`-` reads the document from standard input); "
         "pipe a file in, e.g. chargeopt solve - < scenario.toml"
     ]
+
+
+FALL_BACK_10E = """ruleset = "40k-10e"
+board = { width = 30.0, height = 30.0 }
+[[units]]
+id = "A"
+owner = "attacker"
+base = "32mm"
+models = [{ id = "A1", x = 10.0, y = 10.0 }]
+[[units]]
+id = "B"
+owner = "defender"
+base = "32mm"
+models = [{ id = "B1", x = 11.5, y = 10.0 }]
+[action]
+kind = "fall-back"
+unit = "A"
+table_edge = "bottom"
+"""
+
+
+def test_a_move_not_solved_under_the_edition_names_file_key_and_fix(tmp_path: Path) -> None:
+    """A fall back under 40k-10e: the file, action.kind and the kinds 10th edition solves."""
+    path = tmp_path / "fb.toml"
+    path.write_text(FALL_BACK_10E, encoding="utf-8")
+    result = run("solve", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {path}: action.kind: chargeopt does not solve a fall-back under 40k-10e; "
+        'choose kind = "charge", "pile-in" or "consolidate"\n'
+    )
+
+
+def test_a_4e_reinforcement_locked_in_no_combat_is_refused_like_a_10e_pile_in(
+    tmp_path: Path,
+) -> None:
+    """No model in base contact and no locked_with: refused (exit 2), never `optimal`."""
+    text = FALL_BACK_10E.replace("40k-10e", "40k-assault-4e").replace("11.5", "20.0")
+    path = tmp_path / "r.toml"
+    text = text.replace('kind = "fall-back"', 'kind = "pile-in"').replace(
+        'table_edge = "bottom"\n', ""
+    )
+    path.write_text(text, encoding="utf-8")
+    result = run("solve", "--time-limit", "5", str(path))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: {path}: action: unit 'A' cannot make a reinforcement (pile-in) move: it is "
+        "locked in no combat (none of its models is in base contact with an enemy model and "
+        "its locked_with is empty); if it is locked, name the enemy units in its locked_with, "
+        'e.g. locked_with = ["B"]\n'
+    )
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "why"),
+    [
+        (
+            "assault-4e-v1/a1-first-forced.toml",
+            "a 40k-assault-4e charge rolls no dice: each model moves its unit's assault range",
+        ),
+        (
+            "rank-and-file-wheel-v1/w1-6e-head-on.toml",
+            "a whfb-6e charge rolls no dice: the charge move is twice the Move",
+        ),
+    ],
+)
+def test_roll_is_refused_where_the_charge_rolls_no_dice(benchmark: str, why: str) -> None:
+    """`--roll` is refused where the scenario's own `roll` would be, never ignored."""
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / benchmark
+    result = run("solve", "--roll", "7", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --roll 7: {why}; leave --roll out\n"
+
+
+def test_check_names_the_file_and_key_of_a_move_the_edition_lacks(tmp_path: Path) -> None:
+    """`check` of a 10e heroic intervention (a stratagem there): the file and action.kind."""
+    text = OK_TOML.replace('kind = "charge"', 'kind = "heroic-intervention"')
+    path = tmp_path / "hi.toml"
+    path.write_text(text.replace('targets = ["B"]\n', "").replace("roll = 7\n", ""), "utf-8")
+    result = run("check", str(path), OK_RESULT)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {path}: action.kind: a heroic intervention under 40k-10e is a stratagem that "
+        'makes a charge move: write it as kind = "charge"\n'
+    )
