@@ -22,6 +22,7 @@ from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import GameModel, OvalBase, RoundBase, Scenario, TerrainKind, Unit
 from chargeopt.solver.core.candidate_pairs import pair_relations
 from chargeopt.solver.core.candidate_points import raw_points
+from chargeopt.solver.core.printed_step import printed_apart
 from chargeopt.solver.core.tolerances import (
     APART_FIXED_IN,
     FACING_DECIMALS,
@@ -423,7 +424,8 @@ def reach_lengths(
     cannot end there (too far, path blocked, not closer to a target and not in contact; or
     what `may_end` forbids, when given). Paths are measured only to candidates within the
     roll in a straight line: no legal path is shorter. Lengths keep `ROLL_MARGIN_IN` inside
-    the roll, and "closer" means at least `MARGIN_IN` closer."""
+    the roll, "closer" means at least `MARGIN_IN` closer, and a model that moves moves
+    `MOVED_STEP_IN` along x or y (`printed_step`)."""
     rules = scenario.rules
     avoid = [u.id for u in scenario.enemies_of(unit) if u.id not in scenario.action.targets]
     reach = {}
@@ -451,6 +453,7 @@ def reach_lengths(
             * np.radians(np.abs(angle_diff(cands.facing[idx], m.facing)))
         )
         length = horiz + climb + rotation
+        length[~printed_apart(m, cands.x[idx], cands.y[idx])] = np.inf
         if may_end is not None:
             length = may_end(m, cands, idx, length)
             ok = length <= roll_max - ROLL_MARGIN_IN

@@ -22,6 +22,7 @@ from chargeopt.solver.core.candidates import (
     standable,
     surroundings,
 )
+from chargeopt.solver.core.printed_step import printed_apart
 from chargeopt.solver.core.tolerances import (
     APART_FIXED_IN,
     APART_IN,
@@ -126,6 +127,8 @@ class _Slide:
         x = here.x + t * (self.aim[0] - here.x)
         y = here.y + t * (self.aim[1] - here.y)
         spot = Pose(x, y, here.z, here.facing, here.moved)  # `moved` is not read before it is set
+        if not printed_apart(self.start, x, y):
+            return None
         if not self.engaged_before <= _engaged(
             spot, self.base, self.around, self.battlefield, rules
         ):

@@ -51,6 +51,12 @@ written error longer, but a model written in base contact may end up overlapping
 touches, within the tolerance: the checker measures its path to the point just clear of it
 plus the step from there, up to sqrt(2) written errors (0.011") longer."""
 
+MOVED_STEP_IN = 0.011
+"""A model that moves ends at least this far from its start along x or y (not only along a
+diagonal): written to `JSON_STEP_IN` and printed to `SUMMARY_STEP_IN`, its printed x or y then
+stands more than half a printed step from its start, so the checker at that precision reads
+it as moved (a position within half a step of the start on both axes is read as the start)."""
+
 CONTACT_GAP_IN = 0.0025
 """Contact candidates stand this far from the target's edge (the checker allows 0.005"): written
 to `JSON_STEP_IN` they stay within 0.0025" +- 0.0007", touching and never overlapping."""

@@ -37,6 +37,7 @@ from chargeopt.solver.forty_k.placements import (
 )
 from chargeopt.solver.forty_k.refine import REFINE_MIN_S, finer, keep_refined, may_refine
 from chargeopt.solver.forty_k.roll_search import RollOutcomes, search_min_roll
+from chargeopt.solver.forty_k.table_proofs import rows_proven_anywhere
 from chargeopt.solver.options import SolveOptions
 
 GRID_SHARE = 0.6
@@ -69,7 +70,9 @@ def solve_charge(scenario: Scenario, options: SolveOptions, prior: Result | None
     progress.answer(first)
     left = end - clock.now()
     if not may_refine(scenario, options) or first.status != Status.FEASIBLE or left < REFINE_MIN_S:
-        return repaired(first, scenario, battlefield, options, t0, c0)
+        return rows_proven_anywhere(
+            repaired(first, scenario, battlefield, options, t0, c0), scenario
+        )
     progress.stage("finer candidates")
     fine = solve_charge(scenario, replace(finer(options), time_limit_s=left), first)
     kept = fine if keep_refined(first, fine) else first
@@ -85,7 +88,7 @@ def solve_charge(scenario: Scenario, options: SolveOptions, prior: Result | None
     }
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     kept = kept.model_copy(update={"stats": stats})
-    return repaired(kept, scenario, battlefield, options, t0, c0)
+    return rows_proven_anywhere(repaired(kept, scenario, battlefield, options, t0, c0), scenario)
 
 
 def _grid_answer(
@@ -234,7 +237,8 @@ def _grid_answer(
         c, scenario, options, rolls, table_end, first, TABLE_SECONDS_PER_ROLL, known
     )
     stats = {**result.stats, "seconds": round(time.perf_counter() - t0, 3)}
-    return result.model_copy(update={"rolls": tuple(table), "stats": stats}), battlefield
+    result = result.model_copy(update={"rolls": tuple(table), "stats": stats})
+    return rows_proven_anywhere(result, scenario), battlefield
 
 
 def _with_spots(

@@ -233,7 +233,10 @@ def _cut(
 ) -> Outcome:
     """The best answer so far, checked and marked as cut short: never `optimal` (its proof
     was not finished), without a bound proven over the candidates only (the certificate on
-    the whole table did not run), and dropped if the checker finds a violation."""
+    the whole table did not run), its minimum roll with the range it lies in
+    (`api.min_roll_verdict`), and dropped if the checker finds a violation."""
+    from chargeopt.solver.api import min_roll_verdict
+
     seconds = round(time.monotonic() - started, 2)
     if best is None:
         return Outcome(None, why, stage, seconds)
@@ -242,7 +245,7 @@ def _cut(
     status = Status.FEASIBLE if best.status == Status.OPTIMAL else best.status
     bound = {} if stats.get("bound_scope") == "candidates" else best.bound
     update = {"status": status, "stats": stats, "bound": bound}
-    checked = verified(scenario, best.model_copy(update=update))
+    checked = verified(scenario, min_roll_verdict(best.model_copy(update=update)))
     if checked.violations:
         return Outcome(None, why, stage, seconds)
     return Outcome(checked, why, stage, seconds)

@@ -96,11 +96,25 @@ def minimum_roll_line(result: Result) -> str | None:
     chance = result.success_probability or 0.0
     reroll = result.success_probability_reroll or 0.0
     line = f"Minimum roll {result.min_roll}: {chance:.1%} on {dice}, {reroll:.1%} with a re-roll"
-    if result.min_roll_proven is False:
-        low = result.min_roll_at_least
-        span = low is not None and low < result.min_roll
-        line += f" (not proven: the minimum is {low} to {result.min_roll})" if span else ""
+    low = min_roll_low(result)
+    if low < result.min_roll:
+        line += f" (not proven: the minimum is {low} to {result.min_roll})"
     return line
+
+
+def min_roll_low(result: Result) -> int:
+    """The smallest roll the minimum may be: the minimum itself where it is proven, else the
+    smallest roll not ruled out (`min_roll_at_least`, or the solver's `stats.min_roll_lower`
+    where a solve cut short left it unset), else the least the dice roll."""
+    assert result.min_roll is not None
+    if result.min_roll_proven is True:
+        return result.min_roll
+    lower = result.min_roll_at_least
+    if lower is None:
+        lower = result.stats.get("min_roll_lower")
+    if not isinstance(lower, int):
+        lower = charge_dice(result)
+    return min(lower, result.min_roll)
 
 
 def outcome_lines(result: Result) -> list[str]:
@@ -162,7 +176,7 @@ def roll_table(result: Result) -> list[str]:
         for i, head in enumerate(heads)
     ]
     if any(not r.get("proven", True) for r in result.rolls):
-        lines.append("  (?: best found before time ran out, not proven)")
+        lines.append("  (?: best found, not proven best anywhere on the table)")
     return lines
 
 
@@ -251,7 +265,7 @@ def summarise_result(result: Result) -> str:
     if minimum:
         lines.append(minimum)
         proven = result.status == Status.INFEASIBLE and result.proof
-        if basis and not proven and (result.min_roll is None or result.min_roll_proven is False):
+        if basis and not proven and (result.min_roll is None or result.min_roll_proven is not True):
             lines.append("  " + "; ".join(p for p in basis.split("; ") if p != "none between"))
     lines += roll_table(result)
     lines += outcome_lines(result)
