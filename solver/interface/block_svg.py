@@ -23,7 +23,7 @@ from chargeopt.solver.interface.svg_parts import (
     SCALE_BAR_IN,
     WIDE_CHAR_PX,
     LegendItem,
-    close_up_panel,
+    close_up_frame,
     grid_lines,
     inch_ticks,
     legend_rows,
@@ -431,15 +431,7 @@ def render_block_svg(scenario: RankAndFileScenario, result: Result | None) -> st
         "</g></g>",
         *inch_ticks(scenario.board.width, scenario.board.height),
     ]
-    if close_up:
-        x0, y0, x1, y1 = focus
-        out.append(
-            f'<rect class="focus" x="{_p(x0)}" y="{_p(y0)}" width="{_p(x1 - x0)}" '
-            f'height="{_p(y1 - y0)}"><title>the close-up</title></rect>'
-        )
-    out.append("</g>")
-    if close_up:
-        out += close_up_panel(focus, close_up[0], board_w + 3 * MARGIN)
+    out += close_up_frame(focus, close_up, board_w + 3 * MARGIN)
     top = max(board_h, close_up[2] if close_up else 0.0) + MARGIN + 28
     out += [f'<g transform="translate({MARGIN:.0f},{top:.0f})">', *caption, *legend, "</g>"]
     out.append("</svg>")

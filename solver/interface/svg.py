@@ -46,7 +46,7 @@ from chargeopt.solver.interface.svg_parts import (
     SCALE,
     SCALE_BAR_IN,
     LegendItem,
-    close_up_panel,
+    close_up_frame,
     grid_lines,
     inch_ticks,
     legend_rows,
@@ -416,15 +416,7 @@ def render_svg(scenario: Scenario | RankAndFileScenario, result: Result | None =
         "</g>",
         *inch_ticks(scenario.board.width, scenario.board.height),
     ]
-    if close_up:
-        x0, y0, x1, y1 = focus
-        out.append(
-            f'<rect class="focus" x="{_px(x0)}" y="{_px(y0)}" width="{_px(x1 - x0)}" '
-            f'height="{_px(y1 - y0)}"><title>the close-up</title></rect>'
-        )
-    out.append("</g>")
-    if close_up:
-        out += close_up_panel(focus, close_up[0], board_w + 3 * MARGIN)
+    out += close_up_frame(focus, close_up, board_w + 3 * MARGIN)
     out += [
         f'<g transform="translate({MARGIN:.0f},{board_h + MARGIN + 28:.0f})">',
         *caption,

@@ -93,6 +93,23 @@ def scale_bar(inches: int) -> str:
     return f'<line class="scale" x1="0" y1="4" x2="{inches * SCALE:.1f}" y2="4"/>{ticks}'
 
 
+def close_up_frame(
+    focus: tuple[float, ...], close_up: tuple[float, ...] | None, left_px: float
+) -> list[str]:
+    """The end of the board's group: the close-up's outline on the board, the group closed,
+    then the close-up panel at `left_px` (only the closing tag where there is no close-up)."""
+    if not close_up:
+        return ["</g>"]
+    x0, y0, x1, y1 = focus
+    return [
+        f'<rect class="focus" x="{x0 * SCALE:.1f}" y="{y0 * SCALE:.1f}" '
+        f'width="{(x1 - x0) * SCALE:.1f}" height="{(y1 - y0) * SCALE:.1f}">'
+        "<title>the close-up</title></rect>",
+        "</g>",
+        *close_up_panel(focus, close_up[0], left_px),
+    ]
+
+
 def close_up_panel(focus: tuple[float, ...], zoom: float, left_px: float) -> list[str]:
     """The board drawn again, magnified around `focus`, framed and with an inch ruler."""
     x0, y0, x1, y1 = focus
