@@ -13,7 +13,8 @@ SHUTDOWN_S = 2
 """On Ctrl-C or SIGTERM: how long open requests get to finish before the server closes them
 (a running solve or check is stopped at once: its child goes with it)."""
 MISSING_EXTRA = (
-    "chargeopt serve needs the web extra (Starlette, uvicorn, tomli-w): pip install 'chargeopt[web]'"
+    "chargeopt serve needs the web extra (Starlette, uvicorn, tomli-w): "
+    "pip install 'chargeopt[web]'"
 )
 
 

@@ -68,7 +68,7 @@ def test_quoted_keys_hulls_and_nulls() -> None:
 def test_control_characters_quotes_backslashes_and_unicode_read_back() -> None:
     """A name with a control character, DEL, quotes, a backslash and unicode (TOML forbids DEL
     and most control characters raw in a string: tomli-w escapes them)."""
-    name = 'ctl\x01 del\x7f "q" \'s\' back\\slash é 𝄞 \u2028 tab\t nl\n'
+    name = "ctl\x01 del\x7f \"q\" 's' back\\slash é 𝄞 \u2028 tab\t nl\n"
     data = {"name": name, "units": [{"id": name, "models": [{"id": "A\x1f", "x": 1.0}]}]}
     text = toml_text(data)
     assert "\x7f" not in text and "\x01" not in text
