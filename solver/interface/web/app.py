@@ -49,6 +49,7 @@ def create_app(
         "max_request_bytes": documents.MAX_REQUEST_BYTES,
         "rulesets": moves.ruleset_choices(),
         "table_edges": moves.table_edges(),
+        "action_keys": list(moves.ACTION_KEYS),
     }
     if start_file is not None:
         text = Path(start_file).read_text(encoding="utf-8-sig")

@@ -84,6 +84,7 @@ def test_start_file_is_served_to_the_page() -> None:
     client = TestClient(create_app(str(EXAMPLE), time_limit_s=5.0, hosts=TESTS))
     body = client.get("/api/start").json()
     assert body.pop("table_edges") == ["top", "bottom", "left", "right"]
+    assert "table_edge" in body.pop("action_keys")
     assert [c["ids"][0] for c in body.pop("rulesets")][:1] == ["40k-9e"]
     assert body == {
         "file": NAME,
