@@ -8,6 +8,7 @@ open. Skipped without Chromium, except under CI."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -196,9 +197,9 @@ def test_a_broken_start_opens_marked_and_is_fixed_by_dragging(
     """Overlapping bases: the file opens, A2 marked and the problem listed, Solve refused;
     A2 dragged clear: the problem is gone. A file that does not parse: one line naming it."""
     _open(page, OVERLAP)
-    expect(page.locator("#problem-list li")).to_have_text(
-        ["start-overlap.toml: units[0].models[1]: model 'A2' overlaps 'A1' by 0.76\"; move it apart"]
-    )
+    line = "start-overlap.toml: units[0].models[1]: model 'A2' overlaps 'A1' by 0.76\"; "
+    line += "move it apart"
+    expect(page.locator("#problem-list li")).to_have_text([line])
     assert page.locator("#start-layer .piece[data-id='A2'] .broken").count() == 1
     assert page.locator("#start-layer .piece[data-id='A1'] .broken").count() == 0
     page.click("#solve")
@@ -224,8 +225,6 @@ def test_a_name_toml_must_escape_survives_save_and_open(
     text = EXAMPLE.read_text()
     data = tomllib.loads(text)
     data["name"] = WEIRD
-    import json
-
     source.write_text(json.dumps(data))
     _open(page, source)
     with page.expect_download() as saved:
