@@ -418,7 +418,6 @@ function clearAnswer() {
   state.marks = {};
   state.paths = {};
   $("summary").textContent = "";
-  $("summary").classList.remove("stale");
   $("check-output").textContent = "";
 }
 
@@ -435,7 +434,6 @@ function showAnswer(result, summary, status) {
   state.paths = {};
   $("status").textContent = status;
   $("summary").textContent = summary || "";
-  $("summary").classList.remove("stale");
   $("check-output").textContent = "";
   draw();
   walkedPaths(result);
@@ -460,7 +458,6 @@ function handPlaced() {
   state.marks = {};
   state.paths = {};
   $("summary").textContent = state.result ? "The solver's answer was changed by hand: press Check" : "";
-  $("summary").classList.toggle("stale", false);
   $("check-output").textContent = "";
   for (const p of Object.values(state.placed)) {
     p.contact = [];
