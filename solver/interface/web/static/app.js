@@ -280,8 +280,9 @@ function formAction(kind, keys) {
 async function editAction() {
   const before = JSON.stringify(state.doc);
   const kind = $("action-kind").value;
-  const move = moveOf(kind) || { keys: [] };
-  state.doc.action = formAction(kind, move.keys);
+  const move = moveOf(kind);
+  if (move) state.doc.action = formAction(kind, move.keys);
+  else if (!state.doc.action.units) state.doc.action = { ...state.doc.action, unit: $("action-unit").value };
   await commitBoard(before);
 }
 
