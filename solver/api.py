@@ -97,6 +97,12 @@ def rule_family(rules: RuleSet | RankAndFileRules) -> str:
     return "wtc-walls" if rules.wtc_walls else rules.edition
 
 
+def moves_solved_in(family: str) -> tuple[ActionKind, ...]:
+    """The move kinds chargeopt solves under a rule family (`rule_family`), in the table's
+    order: what a menu of moves may offer."""
+    return tuple(dict.fromkeys(k for k, f in SOLVERS if f == family))
+
+
 class UnsupportedMove(UnsupportedRuleError):
     """A move kind chargeopt does not solve under the scenario's rules: what and the fix."""
 
@@ -117,7 +123,7 @@ def solver_for(scenario: Scenario | RankAndFileScenario) -> Solver:
     if solver is not None:
         return solver
     edition = scenario.rules.edition
-    here = [k.value for k, f in SOLVERS if f == family]
+    here = [k.value for k in moves_solved_in(family)]
     quoted = [f'"{k}"' for k in here]
     fix = "choose kind = " + (", ".join(quoted[:-1]) + " or " if len(quoted) > 1 else "")
     fix += quoted[-1] if quoted else '"charge"'

@@ -165,7 +165,10 @@ def _drawn_placements(result: Result | None) -> dict[str, Placement]:
 
 def _models(scenario: Scenario, placed: dict[str, Placement]) -> list[str]:
     """Start positions (faded where the model moves), dashed moves, then end positions."""
+    from chargeopt.solver.interface.walked import walked_paths
+
     touched = {c for p in placed.values() for c in p.contact}
+    walked = walked_paths(scenario, placed.values())
     starts, moves, start_labels, stands, ends = [], [], [], [], []
     for unit in scenario.units:
         side = unit.owner.value
@@ -184,7 +187,8 @@ def _models(scenario: Scenario, placed: dict[str, Placement]) -> list[str]:
             end = Footprint(base, p.x, p.y, p.z, facing)
             starts.append(_shape(start, f"{side} start", f"{m.id} starts here"))
             start_labels.append(_label(m.x, m.y, m.id, "start-label", 2 * base.inradius_in))
-            moves.append(_move_line(start, end, f'{m.id} moves {p.moved or 0:.2f}"'))
+            tip = f'{m.id} moves {p.moved or 0:.2f}"'
+            moves.append(_move_line(start, end, tip, walked.get(m.id)))
             ring = " contact" if p.contact else (" engaged" if p.engaged or p.fights else "")
             role = (
                 f"base contact with {', '.join(p.contact)}"
@@ -197,16 +201,29 @@ def _models(scenario: Scenario, placed: dict[str, Placement]) -> list[str]:
     return starts + moves + start_labels + stands + ends
 
 
-def _move_line(start: Footprint, end: Footprint, tooltip: str) -> str:
-    """A dashed arrow from the edge of the start base to the edge of the end base, so the
-    labels stay clear (empty when the bases are too close for one)."""
-    between = LineString([(start.x, start.y), (end.x, end.y)]) - start.polygon - end.polygon
+def _move_line(
+    start: Footprint, end: Footprint, tooltip: str, path: list[tuple[float, float]] | None = None
+) -> str:
+    """A dashed arrow along the path walked (`path`, bent around terrain and bases; else the
+    straight line) from the edge of the start base to the edge of the end base, so the labels
+    stay clear (empty when the bases are too close for one)."""
+    points = path or [(start.x, start.y), (end.x, end.y)]
+    between = LineString(points) - start.polygon - end.polygon
     pieces = [g for g in getattr(between, "geoms", [between]) if not g.is_empty]
     if not pieces:
         return ""
     piece = max(pieces, key=lambda g: g.length)
     if piece.length < 0.05:
         return ""
+    if path:
+        coords = list(piece.coords)
+        if math.dist(coords[0], path[0]) > math.dist(coords[-1], path[0]):
+            coords.reverse()
+        drawn = " ".join(f"{_px(x)},{_px(y)}" for x, y in coords)
+        return (
+            f'<polyline class="move walked" points="{drawn}" fill="none" '
+            f'marker-end="url(#arrow)"><title>{escape(tooltip)}</title></polyline>'
+        )
     (x1, y1), (x2, y2) = piece.coords[0], piece.coords[-1]
     if math.hypot(x1 - start.x, y1 - start.y) > math.hypot(x2 - start.x, y2 - start.y):
         (x1, y1), (x2, y2) = (x2, y2), (x1, y1)
@@ -254,7 +271,7 @@ def _legend_items(
             (
                 '<line class="move" x1="0" y1="8" x2="14" y2="8" marker-end="url(#arrow)"/>',
                 16,
-                "move (straight line)",
+                "move (path)",
             ),
             (disk.format("attacker"), 16, "attacker, end position"),
         ]

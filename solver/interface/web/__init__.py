@@ -1,1 +1,1 @@
-"""`chargeopt serve`: the board in a browser (needs the `web` extra: Starlette and uvicorn)."""
+"""`chargeopt serve`: the board in a browser (the `web` extra: Starlette, uvicorn, tomli-w)."""

@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from chargeopt.models import ChargeoptError, ScenarioError, validate_document
 from chargeopt.models.nesting import MAX_DEPTH, too_deep
 from chargeopt.solver.interface.bounded import TimeUp
-from chargeopt.solver.interface.web import documents
+from chargeopt.solver.interface.web import documents, moves
 from chargeopt.solver.interface.web.solving import Busy, Checker, Solver, internal_error_line
 from chargeopt.solver.loading import TooManyModels
 
@@ -47,6 +47,9 @@ def create_app(
         "time_limit_s": time_limit_s,
         "max_models": documents.MAX_MODELS,
         "max_request_bytes": documents.MAX_REQUEST_BYTES,
+        "rulesets": moves.ruleset_choices(),
+        "table_edges": moves.table_edges(),
+        "action_keys": list(moves.ACTION_KEYS),
     }
     if start_file is not None:
         text = Path(start_file).read_text(encoding="utf-8-sig")
@@ -57,16 +60,21 @@ def create_app(
 
     def load(payload: dict[str, Any]) -> dict[str, Any]:
         name = documents.file_name(payload.get("name"))
-        data, scenario = documents.parse_scenario(_text(payload), name)
-        return _board(data, scenario, name)
+        data, scenario, problems = documents.parse_scenario(_text(payload), name)
+        return _board(data, scenario, name, problems)
 
     def board(payload: dict[str, Any]) -> dict[str, Any]:
+        """An edited board; one whose start layout has problems is refused, unless the page is
+        fixing a board that opened with problems (`fixing`): then they come back marked."""
         name, data = _document(payload)
+        if payload.get("fixing") is True:
+            scenario, problems = documents.board_with_problems(data, name)
+            return _board(data, scenario, name, problems)
         return _board(data, documents.board_from(data, name), name)
 
     def save(payload: dict[str, Any]) -> dict[str, Any]:
         name, data = _document(payload)
-        documents.board_from(data, name)
+        documents.board_with_problems(data, name)
         syntax = "json" if payload.get("format") == "json" else "toml"
         file = f"{Path(name).stem}.{syntax}"
         return {"file": file, "text": documents.scenario_text(data, syntax)}
@@ -122,6 +130,22 @@ def create_app(
             raise ScenarioError(name, [("result", problem[:300], fix)]) from None
         return Response(drawing, media_type="image/svg+xml")
 
+    def walked(payload: dict[str, Any]) -> dict[str, Any]:
+        """The paths the result's models walked (bent around terrain), for the page to draw."""
+        from chargeopt.models import RankAndFileScenario, Result
+        from chargeopt.solver.interface.walked import walked_paths
+
+        name, data = _document(payload)
+        scenario = documents.board_from(data, name)
+        result = payload.get("result")
+        if not isinstance(result, dict):
+            raise ScenarioError(name, [("result", "the result is not a JSON object", "")])
+        answer = validate_document(Result, result, f"{name} (result)", "json")
+        _fits(scenario, answer, name)
+        if isinstance(scenario, RankAndFileScenario):
+            return {"paths": {}}
+        return {"paths": walked_paths(scenario, answer.placements)}
+
     routes = [
         Route("/", _index),
         Route("/api/start", _endpoint(start), methods=["GET"]),
@@ -134,6 +158,7 @@ def create_app(
         Route("/api/solve", _endpoint(progress), methods=["GET"]),
         Route("/api/solve/cancel", _endpoint(cancel), methods=["POST"]),
         Route("/api/picture", _endpoint(picture), methods=["POST"]),
+        Route("/api/paths", _endpoint(walked), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     allowed = [*LOOPBACK_NAMES, *hosts]
@@ -268,7 +293,10 @@ def _seconds(asked: object, limit_s: float) -> float:
     return min(max(value, 0.1), limit_s) if value == value else limit_s
 
 
-def _board(data: dict[str, Any], scenario: Any, name: str) -> dict[str, Any]:
+def _board(
+    data: dict[str, Any], scenario: Any, name: str, problems: list[dict[str, str]] | None = None
+) -> dict[str, Any]:
     from chargeopt.solver.interface.web.view import board_view
 
-    return {"file": name, "document": data, "view": board_view(scenario)}
+    view = board_view(scenario)
+    return {"file": name, "document": data, "view": view, "problems": problems or []}

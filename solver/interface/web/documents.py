@@ -14,10 +14,11 @@ from chargeopt.models import (
     Result,
     Scenario,
     ScenarioError,
+    is_rank_and_file,
     parse_document,
     validate_document,
 )
-from chargeopt.solver.loading import checked_scenario, too_many_models
+from chargeopt.solver.loading import TooManyModels, checked_scenario, too_many_models
 
 MAX_REQUEST_BYTES = 1_000_000
 """The largest request the server reads (a scenario of a few hundred models is ~50 kB)."""
@@ -54,6 +55,30 @@ def board_from(data: object, name: str) -> Scenario | RankAndFileScenario:
     if count > MAX_MODELS:
         raise too_many_models(name, count, MAX_MODELS, SERVE)
     return checked_scenario(data, name, MAX_MODELS, SERVE)
+
+
+def board_with_problems(
+    data: object, name: str
+) -> tuple[Scenario | RankAndFileScenario, list[dict[str, str]]]:
+    """A document whose structure is valid, with the problems of its start layout (models off
+    the board, overlapping, inside terrain; blocks the same) as {key, line} instead of a
+    refusal, so the page can open it with them marked and let them be fixed by dragging. A
+    document past the limits or malformed is still refused."""
+    if not isinstance(data, dict):
+        raise ScenarioError(name, [("", "the board is not a scenario document", "")])
+    count = _model_count(data)
+    if count > MAX_MODELS:
+        raise too_many_models(name, count, MAX_MODELS, SERVE)
+    model = RankAndFileScenario if is_rank_and_file(data.get("ruleset")) else Scenario
+    scenario = validate_document(model, data, name)
+    try:
+        checked_scenario(data, name, MAX_MODELS, SERVE)
+    except TooManyModels:
+        raise
+    except ScenarioError as exc:
+        keys = [key for key, _, _ in exc.problems]
+        return scenario, [{"key": k, "line": t} for k, t in zip(keys, exc.lines(), strict=True)]
+    return scenario, []
 
 
 def _model_count(data: dict[str, Any]) -> float:
@@ -93,10 +118,13 @@ def _endless(number: float) -> float:
     return math.inf if number == math.inf else 0.0
 
 
-def parse_scenario(text: str, name: str) -> tuple[dict[str, Any], Scenario | RankAndFileScenario]:
-    """A scenario file's text (TOML or JSON by the name's extension), parsed and checked."""
+def parse_scenario(
+    text: str, name: str
+) -> tuple[dict[str, Any], Scenario | RankAndFileScenario, list[dict[str, str]]]:
+    """A scenario file's text (TOML or JSON by the name's extension), parsed and checked; the
+    problems of its start layout returned, not refused (`board_with_problems`)."""
     data = parse_document(text, name)
-    return data, board_from(data, name)
+    return data, *board_with_problems(data, name)
 
 
 def parse_result(text: str, name: str) -> Result:

@@ -13,7 +13,8 @@ SHUTDOWN_S = 2
 """On Ctrl-C or SIGTERM: how long open requests get to finish before the server closes them
 (a running solve or check is stopped at once: its child goes with it)."""
 MISSING_EXTRA = (
-    "chargeopt serve needs the web extra (Starlette and uvicorn): pip install 'chargeopt[web]'"
+    "chargeopt serve needs the web extra (Starlette, uvicorn, tomli-w): "
+    "pip install 'chargeopt[web]'"
 )
 
 
@@ -27,6 +28,7 @@ def serve(
     """Serve the page on host:port until Ctrl-C or SIGTERM, then free the port and stop any
     solve; `announce` is told the URL to open."""
     try:
+        import tomli_w  # noqa: F401  (the page's TOML writer)
         import uvicorn
 
         from chargeopt.solver.interface.web.app import create_app

@@ -1,14 +1,13 @@
 """A scenario document written back as TOML in the style of the example files: top-level keys,
-then each table and array of tables, lists of tables (a unit's models) one inline table a line."""
+then each table and array of tables, lists of tables (a unit's models) one inline table a line.
+Keys, strings and numbers are written by `tomli-w` (a maintained writer: escapes as TOML demands,
+control characters included); only the layout is ours (tomli-w spreads every list over lines)."""
 
 from __future__ import annotations
 
-import json
-import math
-import re
 from typing import Any
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+import tomli_w
 
 
 def toml_text(document: dict[str, Any]) -> str:
@@ -54,20 +53,12 @@ def _body(table: dict[str, Any]) -> list[str]:
 
 
 def _key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+    return tomli_w.dumps({key: 0})[: -len(" = 0\n")]
 
 
 def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool | int | float | str):
+        return tomli_w.dumps({"v": value})[len("v = ") : -1]
     if isinstance(value, dict):
         inner = ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items())
         return f"{{ {inner} }}" if inner else "{}"

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chargeopt.models import ActionKind, RankAndFileScenario, RoundBase, Scenario, mm_to_in
+from chargeopt.models import RankAndFileScenario, RoundBase, Scenario, mm_to_in
 from chargeopt.solver.interface.svg import SCALE, STYLE
-
-BLOCK_MOVES = ("charge",)
-"""The moves a rank-and-file block makes on the page (the t9a-2022 charge)."""
+from chargeopt.solver.interface.web.moves import scenario_menu
 
 
 def board_view(scenario: Scenario | RankAndFileScenario) -> dict[str, Any]:
@@ -35,7 +33,7 @@ def board_view(scenario: Scenario | RankAndFileScenario) -> dict[str, Any]:
         "board": {"width": scenario.board.width, "height": scenario.board.height},
         "kind": "blocks" if blocks else "models",
         "ruleset": list(scenario.rules.ids),
-        "moves": list(BLOCK_MOVES) if blocks else [k.value for k in ActionKind],
+        "moves": scenario_menu(scenario),
         "terrain_svg": _terrain(scenario),
         "units": units,
         "pieces": _blocks(scenario) if blocks else _models(scenario),

@@ -16,6 +16,11 @@ const state = {
   resultText: null,
   byHand: false,
   marks: {}, // piece id -> messages of broken rules
+  problems: [], // the start layout's problems, {key, line}: the board opened but cannot be solved
+  paths: {}, // piece id -> [[x, y], ...]: the path walked, where it bends
+  rulesets: [], // every ruleset the server knows: {ids, kind, moves: [{kind, keys}]}
+  actionKeys: [], // every action key the form has a control for
+  tableEdges: [],
   selected: null, // {id, end}
   zoom: null, // the part of the board shown, {x, y, w, h} in pixels; null: all of it
   solving: false,
@@ -84,12 +89,36 @@ async function openScenarioText(name, text) {
   state.doc = reply.data.document;
   state.view = reply.data.view;
   state.zoom = null;
+  select(null, false);
   clearAnswer();
+  setProblems(reply.data.problems);
   fillMoveForm();
   draw();
   $("board-name").textContent = state.view.name;
   $("file-name").textContent = state.file;
-  $("status").textContent = `Opened ${state.file}`;
+  $("status").textContent = state.problems.length
+    ? `Opened ${state.file}: fix the marked problems, then solve`
+    : `Opened ${state.file}`;
+}
+
+// The start layout's problems ({key, line}) listed and marked on the models they name.
+function setProblems(problems) {
+  state.problems = problems || [];
+  $("problems").hidden = !state.problems.length;
+  $("problem-list").replaceChildren(...state.problems.map((p) => {
+    const item = document.createElement("li");
+    item.textContent = p.line;
+    return item;
+  }));
+}
+
+function pieceKey(piece) {
+  return piece.path.map((step) => (typeof step === "number" ? `[${step}]` : `.${step}`)).join("").slice(1);
+}
+
+function layoutProblems(piece) {
+  const key = pieceKey(piece);
+  return state.problems.filter((p) => p.key === key || p.key.startsWith(`${key}.`)).map((p) => p.line);
 }
 
 async function openResultText(name, text) {
@@ -144,58 +173,127 @@ async function savePicture() {
 
 // ---------------------------------------------------------------- the move form
 
+function rulesetIds(doc) {
+  return typeof doc.ruleset === "string" ? [doc.ruleset] : [...(doc.ruleset || [])];
+}
+
+function moveOf(kind) {
+  return state.view.moves.find((m) => m.kind === kind);
+}
+
+// The menus as the server gives them: every ruleset it knows (those of another kind of unit,
+// models or blocks, disabled), the moves solved under the file's ruleset, and only the controls
+// the chosen move reads. A move the file names that is not solved is shown as such.
 function fillMoveForm() {
   const view = state.view;
   const action = state.doc.action || {};
+  const ids = rulesetIds(state.doc);
+  const rules = $("ruleset");
+  const options = state.rulesets.map((r) => {
+    const option = new Option(r.ids.join(" + "), JSON.stringify(r.ids));
+    option.disabled = r.kind !== view.kind;
+    if (option.disabled) option.title = r.kind === "blocks" ? "rank-and-file blocks: open a file of blocks" : "models: open a file of models";
+    return option;
+  });
+  if (!state.rulesets.some((r) => JSON.stringify(r.ids) === JSON.stringify(ids))) {
+    options.unshift(new Option(ids.join(" + "), JSON.stringify(ids)));
+  }
+  rules.replaceChildren(...options);
+  rules.value = JSON.stringify(ids);
   const kind = $("action-kind");
-  kind.replaceChildren(...view.moves.map((m) => new Option(m, m)));
-  kind.value = action.kind || view.moves[0];
+  const current = action.kind || "charge";
+  const moves = view.moves.map((m) => new Option(m.kind, m.kind));
+  if (!moveOf(current)) moves.unshift(new Option(`${current} (not solved under ${ids.join(" + ")})`, current));
+  kind.replaceChildren(...moves);
+  kind.value = current;
   const unit = $("action-unit");
   unit.replaceChildren(...view.units.map((u) => new Option(`${u.id} (${u.owner})`, u.id)));
   const acting = action.unit || (action.units || [])[0];
   unit.value = acting;
   unit.disabled = Boolean(action.units);
   const actingOwner = (view.units.find((u) => u.id === acting) || {}).owner;
-  const targets = $("action-targets");
-  targets.replaceChildren();
-  for (const u of view.units.filter((u) => u.owner !== actingOwner)) {
+  const enemies = view.units.filter((u) => u.owner !== actingOwner).map((u) => u.id);
+  fillBoxes($("action-targets"), enemies, action.targets || []);
+  fillBoxes($("action-fought"), enemies, action.fought_by || []);
+  $("action-roll").value = action.roll ?? "";
+  $("roll-name").textContent = ids.includes("t9a-2022") ? "Charge Range"
+    : ids.includes("tow") ? "Charge Range (Movement + higher D6)" : "Roll";
+  $("action-charged").checked = Boolean(action.charged);
+  $("action-edge").replaceChildren(...state.tableEdges.map((e) => new Option(e, e)));
+  $("action-edge").value = action.table_edge || state.tableEdges[0] || "";
+  $("action-fast").checked = Boolean(action.fast);
+  $("action-difficult").value = action.difficult_roll ?? "";
+  const keys = (moveOf(current) || { keys: [] }).keys;
+  for (const row of document.querySelectorAll("#move [data-key]")) row.hidden = !keys.includes(row.dataset.key);
+}
+
+function fillBoxes(holder, ids, checked) {
+  holder.replaceChildren();
+  for (const id of ids) {
     const label = document.createElement("label");
     label.className = "target";
     const box = document.createElement("input");
     box.type = "checkbox";
-    box.value = u.id;
-    box.checked = (action.targets || []).includes(u.id);
+    box.value = id;
+    box.checked = checked.includes(id);
     box.addEventListener("change", () => editAction());
-    label.append(box, ` ${u.id}`);
-    targets.appendChild(label);
+    label.append(box, ` ${id}`);
+    holder.appendChild(label);
   }
-  $("action-roll").value = action.roll ?? "";
-  const rules = view.ruleset || [];
-  const noDice = rules.includes("whfb-6e");
-  $("roll-name").textContent = rules.includes("t9a-2022") ? "Charge Range"
-    : rules.includes("tow") ? "Charge Range (Movement + higher D6)" : "Roll";
-  $("roll-row").hidden = noDice;
-  $("action-charged").checked = Boolean(action.charged);
-  $("charged-row").hidden = view.kind === "blocks";
-  $("targets-row").hidden = (action.kind || "charge") !== "charge";
+}
+
+function checkedIn(holder) {
+  return [...holder.querySelectorAll("input:checked")].map((b) => b.value);
+}
+
+// The action as the form shows it: the chosen move with the keys it reads, every other key
+// the form has a control for dropped (a move never carries a key it does not read).
+function formAction(kind, keys) {
+  const action = { ...state.doc.action, kind };
+  if (!state.doc.action.units) action.unit = $("action-unit").value;
+  for (const key of state.actionKeys) if (!keys.includes(key)) delete action[key];
+  if (keys.includes("targets")) {
+    action.targets = checkedIn($("action-targets"));
+    if (!action.targets.length && state.doc.action.kind !== kind) action.targets = [...$("action-targets").querySelectorAll("input")].map((b) => b.value).slice(0, 1);
+  }
+  const number = (id, key) => {
+    const text = $(id).value.trim();
+    if (!keys.includes(key) || text === "") delete action[key];
+    else action[key] = Number(text);
+  };
+  number("action-roll", "roll");
+  number("action-difficult", "difficult_roll");
+  const flag = (id, key) => {
+    if (keys.includes(key) && $(id).checked) action[key] = true;
+    else delete action[key];
+  };
+  flag("action-charged", "charged");
+  flag("action-fast", "fast");
+  if (keys.includes("table_edge")) action.table_edge = $("action-edge").value;
+  if (keys.includes("fought_by")) {
+    action.fought_by = checkedIn($("action-fought"));
+    if (!action.fought_by.length) delete action.fought_by;
+  }
+  return action;
 }
 
 async function editAction() {
   const before = JSON.stringify(state.doc);
-  const action = { ...state.doc.action };
-  action.kind = $("action-kind").value;
-  if (!state.doc.action.units) action.unit = $("action-unit").value;
-  const targets = [...document.querySelectorAll("#action-targets input:checked")].map((b) => b.value);
-  if (action.kind === "charge") action.targets = targets;
-  else delete action.targets;
-  const roll = $("action-roll").value.trim();
-  if (roll === "") delete action.roll;
-  else action.roll = Number(roll);
-  if (state.view.kind !== "blocks") {
-    if ($("action-charged").checked) action.charged = true;
-    else delete action.charged;
-  }
-  state.doc.action = action;
+  const kind = $("action-kind").value;
+  const move = moveOf(kind);
+  if (move) state.doc.action = formAction(kind, move.keys);
+  else if (!state.doc.action.units) state.doc.action = { ...state.doc.action, unit: $("action-unit").value };
+  await commitBoard(before);
+}
+
+async function editRuleset() {
+  const before = JSON.stringify(state.doc);
+  const ids = JSON.parse($("ruleset").value);
+  const choice = state.rulesets.find((r) => JSON.stringify(r.ids) === JSON.stringify(ids));
+  state.doc.ruleset = ids.length === 1 ? ids[0] : ids;
+  const kind = $("action-kind").value;
+  const move = choice.moves.find((m) => m.kind === kind) || choice.moves[0] || { kind, keys: [] };
+  state.doc.action = formAction(move.kind, move.keys);
   await commitBoard(before);
 }
 
@@ -219,19 +317,27 @@ async function commitBoard(before) {
     draw();
     return false;
   }
-  const reply = await call("POST", "/api/board", boardRequest());
+  const fixing = state.problems.length > 0;
+  const reply = await call("POST", "/api/board", boardRequest(fixing ? { fixing: true } : {}));
   if (!reply.ok) {
     state.doc = JSON.parse(before);
     showError(reply.data.error);
+    fillMoveForm();
     draw();
     return false;
   }
   clearError();
   state.doc = reply.data.document;
   state.view = reply.data.view;
+  setProblems(reply.data.problems);
   if (state.result || state.placed) {
     clearAnswer();
     $("status").textContent = "The board changed: solve again";
+  }
+  if (fixing) {
+    $("status").textContent = state.problems.length
+      ? `${state.problems.length} problem(s) left: fix them, then solve`
+      : "Every problem fixed: the board can be solved";
   }
   fillMoveForm();
   draw();
@@ -311,6 +417,7 @@ function clearAnswer() {
   state.resultText = null;
   state.byHand = false;
   state.marks = {};
+  state.paths = {};
   $("summary").textContent = "";
   $("check-output").textContent = "";
 }
@@ -325,23 +432,48 @@ function showAnswer(result, summary, status) {
     if (["charges", "rotates"].includes(b.outcome ?? "charges") && b.x !== undefined) state.placed[b.unit] = { ...b };
   }
   for (const v of result.violations || []) mark(v);
+  state.paths = {};
   $("status").textContent = status;
   $("summary").textContent = summary || "";
   $("check-output").textContent = "";
   draw();
+  walkedPaths(result);
 }
 
+// The paths the models walked (bent around terrain and bases), from the server.
+async function walkedPaths(result) {
+  if (state.view.kind === "blocks" || !(result.placements || []).length) return;
+  const reply = await call("POST", "/api/paths", boardRequest({ result }));
+  if (!reply.ok || state.result !== result || state.byHand) return;
+  state.paths = reply.data.paths;
+  draw();
+}
+
+// The answer on the board is now the hand's: the solver's words, paths and verdicts about
+// other positions are cleared (the summary is rewritten by Check from what stands).
 function handPlaced() {
   if (!state.byHand) {
     state.byHand = true;
     $("status").textContent = "Placed by hand: press Check to judge it";
   }
   state.marks = {};
+  state.paths = {};
+  $("summary").textContent = state.result ? "The solver's answer was changed by hand: press Check" : "";
+  $("check-output").textContent = "";
   for (const p of Object.values(state.placed)) {
     p.contact = [];
     p.engaged = [];
     p.fights = [];
+    p.moved = undefined;
   }
+}
+
+function handSummary() {
+  const lines = Object.entries(state.placed).map(([id, p]) => {
+    const facing = p.facing !== undefined && p.facing !== null ? `, facing ${round(p.facing, 2)}` : "";
+    return `  ${id} at (${round(p.x, 3)}, ${round(p.y, 3)})${facing}`;
+  });
+  return ["Placed by hand:", ...lines].join("\n");
 }
 
 function placeByHand() {
@@ -387,6 +519,7 @@ async function check() {
   state.marks = {};
   for (const v of reply.data.violations) mark(v);
   $("check-output").textContent = reply.data.summary;
+  if (state.byHand && state.placed) $("summary").textContent = handSummary();
   $("status").textContent = reply.data.ok ? "Check: legal" : `Check: ${reply.data.violations.length} broken rule(s)`;
   draw();
 }
@@ -501,17 +634,18 @@ function draw() {
       drawBlockTrail(trails, piece, p);
       continue;
     }
-    const dx = (p.x - piece.x) * s;
-    const dy = (p.y - piece.y) * s;
-    const length = Math.hypot(dx, dy);
     const r = piece.radius || piece.size / 2;
-    if (length < 2 * r + 2) continue;
-    const ux = dx / length;
-    const uy = dy / length;
-    const line = el("line", { class: "move", x1: piece.x * s + ux * r, y1: piece.y * s + uy * r,
-      x2: p.x * s - ux * r, y2: p.y * s - uy * r, "marker-end": "url(#arrow)" }, answer);
-    el("title", {}, line).textContent = `${piece.id} moves ${(p.moved ?? 0).toFixed(2)}"`;
+    const walked = state.paths[piece.id];
+    const points = trimmed((walked || [[piece.x, piece.y], [p.x, p.y]]).map(([x, y]) => [x * s, y * s]), r);
+    if (!points) continue;
+    const line = el("polyline", { class: walked ? "move walked" : "move", points: points.map((q) => q.join(",")).join(" "),
+      fill: "none", "marker-end": "url(#arrow)" }, answer);
+    const how = state.byHand ? "placed by hand" : walked ? "along the path drawn" : "in a straight line";
+    const far = p.moved ?? Math.hypot(p.x - piece.x, p.y - piece.y);
+    el("title", {}, line).textContent = `${piece.id} moves ${far.toFixed(2)}" ${how}`;
   }
+  $("legend").hidden = !Object.keys(placed).length || view.kind === "blocks";
+  $("legend-move").textContent = state.byHand ? "move (straight line from the start to where it was placed by hand)" : "move (path)";
   for (const piece of view.pieces) {
     const p = placed[piece.id];
     if (!p) continue;
@@ -522,6 +656,23 @@ function draw() {
   svg.appendChild(trails);
   drawHandles(svg);
   if (state.selected) select(state.selected.id, state.selected.end);
+}
+
+// A polyline (pixels) less `r` at each end, so the arrow runs from base edge to base edge;
+// null when too short for one.
+function trimmed(points, r) {
+  const lengths = points.slice(1).map((q, i) => Math.hypot(q[0] - points[i][0], q[1] - points[i][1]));
+  const total = lengths.reduce((a, b) => a + b, 0);
+  if (total < 2 * r + 2) return null;
+  const at = (d) => {
+    let i = 0;
+    while (i < lengths.length - 1 && d > lengths[i]) d -= lengths[i++];
+    const t = lengths[i] ? d / lengths[i] : 0;
+    return [points[i][0] + (points[i + 1][0] - points[i][0]) * t, points[i][1] + (points[i + 1][1] - points[i][1]) * t, i];
+  };
+  const a = at(r);
+  const b = at(total - r);
+  return [[a[0], a[1]], ...points.slice(a[2] + 1, b[2] + 1), [b[0], b[1]]];
 }
 
 // ---------------------------------------------------------------- a block's charge path
@@ -690,8 +841,9 @@ function drawPiece(layer, piece, at, classes, end) {
   const g = el("g", { class: "piece", transform: `translate(${at.x * s},${at.y * s}) rotate(${at.facing || 0})` }, layer);
   g.dataset.id = piece.id;
   g.dataset.end = end ? "1" : "0";
-  const marks = state.marks[piece.id];
-  const markedHere = marks && (end || !(state.placed && state.placed[piece.id]));
+  const layout = end ? [] : layoutProblems(piece);
+  const marks = [...(state.marks[piece.id] || []), ...layout];
+  const markedHere = marks.length > 0 && (end || layout.length > 0 || !(state.placed && state.placed[piece.id]));
   const cls = `base ${classes}${markedHere ? " broken" : ""}`;
   const shape = piece.radius
     ? el("circle", { class: cls, cx: 0, cy: 0, r: piece.radius }, g)
@@ -868,7 +1020,8 @@ function wire() {
   $("save-json").addEventListener("click", () => saveScenario("json"));
   $("save-result").addEventListener("click", saveResult);
   $("save-picture").addEventListener("click", savePicture);
-  for (const id of ["action-kind", "action-unit", "action-roll", "action-charged"]) {
+  $("ruleset").addEventListener("change", editRuleset);
+  for (const id of ["action-kind", "action-unit", "action-roll", "action-charged", "action-edge", "action-fast", "action-difficult"]) {
     $(id).addEventListener("change", () => editAction());
   }
   $("solve").addEventListener("click", solve);
@@ -914,6 +1067,9 @@ async function start() {
   const reply = await call("GET", "/api/start");
   if (!reply.ok) return showError(reply.data.error);
   state.timeLimit = reply.data.time_limit_s;
+  state.rulesets = reply.data.rulesets;
+  state.actionKeys = reply.data.action_keys;
+  state.tableEdges = reply.data.table_edges;
   const mb = reply.data.max_request_bytes / 1e6;
   $("limits").textContent = `This server takes scenarios of up to ${reply.data.max_models} models (${mb} MB a request) and solves for at most ${state.timeLimit} s.`;
   $("time-limit").value = state.timeLimit;

@@ -83,6 +83,9 @@ def test_start_file_is_served_to_the_page() -> None:
     """The SCENARIO given to `chargeopt serve` is what the page opens first."""
     client = TestClient(create_app(str(EXAMPLE), time_limit_s=5.0, hosts=TESTS))
     body = client.get("/api/start").json()
+    assert body.pop("table_edges") == ["top", "bottom", "left", "right"]
+    assert "table_edge" in body.pop("action_keys")
+    assert [c["ids"][0] for c in body.pop("rulesets")][:1] == ["40k-9e"]
     assert body == {
         "file": NAME,
         "text": EXAMPLE.read_text(),
@@ -329,7 +332,7 @@ def test_a_rank_and_file_block_is_drawn_solved_and_checked(client: TestClient) -
     loaded = client.post("/api/load", json={"name": path.name, "text": path.read_text()}).json()
     view = loaded["view"]
     assert view["kind"] == "blocks"
-    assert view["moves"] == ["charge"]
+    assert view["moves"] == [{"kind": "charge", "keys": ["targets", "roll"]}]
     a = view["pieces"][0]
     assert (a["id"], a["x"], a["y"], a["facing"]) == ("A", 15.0, 18.0, -90.0)
     body = {"name": path.name, "document": loaded["document"]}

@@ -7,6 +7,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from repo_paths import REPO_ROOT
 
 from chargeopt.models import read_document
@@ -61,3 +63,21 @@ def test_quoted_keys_hulls_and_nulls() -> None:
         "base": {"kind": "hull", "points": [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]},
         "units": [{"id": "A", "models": [{"id": "A1", "x": 1.5, "y": 2.0}]}],
     }
+
+
+def test_control_characters_quotes_backslashes_and_unicode_read_back() -> None:
+    """A name with a control character, DEL, quotes, a backslash and unicode (TOML forbids DEL
+    and most control characters raw in a string: tomli-w escapes them)."""
+    name = "ctl\x01 del\x7f \"q\" 's' back\\slash é 𝄞 \u2028 tab\t nl\n"
+    data = {"name": name, "units": [{"id": name, "models": [{"id": "A\x1f", "x": 1.0}]}]}
+    text = toml_text(data)
+    assert "\x7f" not in text and "\x01" not in text
+    assert tomllib.loads(text) == data
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(), st.text(min_size=1))
+def test_any_text_reads_back(name: str, key: str) -> None:
+    """Any string as a value or a key reads back the same."""
+    data = {"name": name, "units": [{key: name, "models": [{"id": key}]}]}
+    assert tomllib.loads(toml_text(data)) == data
