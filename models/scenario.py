@@ -587,6 +587,24 @@ def _keys_the_move_uses(action: Action, rules: RuleSet) -> None:
             f"({rules.assault_range_in:g}\", or the unit's assault_range_in)",
             "remove roll",
         )
+    if action.charged and (action.kind != ActionKind.PILE_IN or rules.assault_range_in):
+        reads = "only a 9th/10th-edition pile in" if rules.assault_range_in else "only a pile in"
+        raise KeyPathError(
+            "action.charged",
+            f"a {rules.edition} {action.kind} does not read charged ({reads} does: a unit that "
+            "charged this turn may pile in)",
+            "remove charged",
+        )
+    if fall_back and action.roll is not None:
+        dice = 3 if action.fast else 2
+        if not dice <= action.roll <= 6 * dice:
+            raise KeyPathError(
+                "action.roll",
+                f"a fall back rolls {dice}D6{' (fast)' if action.fast else ''}, so its roll is "
+                f"{dice} to {6 * dice}, not {action.roll}",
+                "give the dice total"
+                + (", or fast = true if it falls back 3D6" if action.roll > 12 >= 6 * dice else ""),
+            )
     if not fall_back:
         given = [("table_edge", action.table_edge is not None), ("fast", action.fast)]
         given.append(("fought_by", bool(action.fought_by)))

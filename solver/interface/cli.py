@@ -387,6 +387,13 @@ def check(
     if isinstance(scenario, RankAndFileScenario):
         from chargeopt.solver.interface.block_check import check_block_result
 
+        if precision:
+            raise click.BadParameter(
+                "a rank-and-file block is judged exactly as written (its x, y and facing as "
+                "printed); --precision judges model placements: leave it out",
+                param_hint="--precision",
+            )
+
         if not check_block_result(scenario, result, roll, as_json, document_name(result_file)):
             click.get_current_context().exit(EXIT_VIOLATIONS)
         return

@@ -105,6 +105,11 @@ def _line(document: dict[str, Any], model: Any = Scenario, file: str = "c.toml")
             "write e.g. format = 1",
         ),
         (
+            {("action", "charged"): True},
+            "c.toml: action.charged: a 40k-10e charge does not read charged (only a pile in "
+            "does: a unit that charged this turn may pile in); remove charged",
+        ),
+        (
             {("action", "difficult_roll"): 4},
             "c.toml: action.difficult_roll: 40k-10e does not read difficult_roll (only "
             "40k-assault-4e does); remove it",
@@ -250,6 +255,50 @@ def _number_leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[A
     if isinstance(value, int | float) and not isinstance(value, bool):
         return [(path, value)]
     return []
+
+
+FALL_BACK_4E = _read("assault-4e-v1/e1-just-escapes.toml")
+
+
+@pytest.mark.parametrize(
+    ("roll", "fast", "line"),
+    [
+        (1, False, "a fall back rolls 2D6, so its roll is 2 to 12, not 1; give the dice total"),
+        (
+            13,
+            False,
+            "a fall back rolls 2D6, so its roll is 2 to 12, not 13; give the dice total, or "
+            "fast = true if it falls back 3D6",
+        ),
+        (
+            2,
+            True,
+            "a fall back rolls 3D6 (fast), so its roll is 3 to 18, not 2; give the dice total",
+        ),
+        (
+            19,
+            True,
+            "a fall back rolls 3D6 (fast), so its roll is 3 to 18, not 19; give the dice total",
+        ),
+    ],
+)
+def test_a_fall_back_roll_is_one_its_dice_can_show(roll: int, fast: bool, line: str) -> None:
+    """2D6 shows 2-12 and 3D6 3-18: any other total is a typing error, refused."""
+    document = _changed(FALL_BACK_4E, {("action", "roll"): roll, ("action", "fast"): fast})
+    assert _line(document, file="f.toml") == f"f.toml: action.roll: {line}"
+    for legal in (3, 18) if fast else (2, 12):
+        validate_document(Scenario, _changed(document, {("action", "roll"): legal}), "f.toml")
+
+
+def test_a_4e_reinforcement_refuses_charged() -> None:
+    """`charged` makes a 9th/10th-edition unit eligible to pile in; a 4e reinforcement reads
+    locked_with instead, so the key is refused rather than ignored."""
+    document = _changed(REINFORCE_4E, {("action", "charged"): True})
+    assert _line(document, file="r.toml") == (
+        "r.toml: action.charged: a 40k-assault-4e pile-in does not read charged (only a "
+        "9th/10th-edition pile in does: a unit that charged this turn may pile in); "
+        "remove charged"
+    )
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ def close_moves(draw: st.DrawFn) -> Scenario:
         attackers,
         defenders,
         ruleset=draw(st.sampled_from(["40k-9e", "40k-10e"])),
-        action={"kind": kind, "unit": "A", "charged": True},
+        action={"kind": kind, "unit": "A", "charged": kind == "pile-in"},
         objectives=objectives,
         board=(30.0, 24.0),
     )

@@ -40,3 +40,19 @@ def test_check_takes_a_block_written_by_hand_and_refuses_one_without_facing(
     assert refused.exit_code == 2
     assert f"error: {bad}: blocks[0].facing: is missing" in refused.output
     assert "Traceback" not in refused.output
+
+
+def test_check_refuses_a_precision_for_blocks(tmp_path: Path) -> None:
+    """--precision rounds model positions; a block answer is judged as written, so the option
+    is refused rather than silently ignored."""
+    layout = REPO_ROOT / "benchmarks" / "rank-and-file-v1" / "f2-front-seed-wheel.toml"
+    good = tmp_path / "good.json"
+    good.write_text(
+        json.dumps({"blocks": [{"unit": "A", "x": 25.07874, "y": 10.0, "facing": -90.0}]})
+    )
+    refused = CliRunner().invoke(main, ["check", str(layout), str(good), "--precision", "0.01"])
+    assert refused.exit_code == 2, refused.output
+    assert "Invalid value for --precision: a rank-and-file block is judged exactly" in (
+        refused.output
+    )
+    assert "Traceback" not in refused.output
