@@ -39,9 +39,7 @@ from chargeopt.geometry.pairs import (
 )
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.geometry.token_engagement import token_pairs
-from chargeopt.models import GameModel, Placement, Scenario, Unit
-
-ELEVENTH = "40k-11e"
+from chargeopt.models import ELEVENTH, GameModel, Placement, Scenario, Unit
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,6 @@ from chargeopt.solver.forty_k.close_moves import (
 )
 from chargeopt.solver.options import SolveOptions
 
-ELEVENTH = "40k-11e"
 PILE_IN_TARGETS_IN = 5.0
 """An unengaged unit piles in toward enemy units within 5" of it."""
 CONSOLIDATION_REACH_IN = 3.0
@@ -105,7 +104,8 @@ class CloseMove11e(CloseMove):
         row = self.gaps[index, self.target_cols]
         best = float(row.min())
         return frozenset(
-            self.enemy_ids[j][0] for j, g in zip(self.target_cols, row, strict=True)
+            self.enemy_ids[j][0]
+            for j, g in zip(self.target_cols, row, strict=True)
             if g <= best + 1e-9
         )
 
@@ -122,9 +122,7 @@ class CloseMove11e(CloseMove):
         within = (self.gaps <= self.engagement_ranges + RANGE_SLACK_IN) & (
             self.heights <= self.rules.engagement_vertical_in
         )
-        return [
-            frozenset(self.enemy_ids[j][0] for j in np.flatnonzero(row)) for row in within
-        ]
+        return [frozenset(self.enemy_ids[j][0] for j in np.flatnonzero(row)) for row in within]
 
     def in_range(self, base: object, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Poses within range of the selected objective, `MARGIN_IN` inside it: a round base
@@ -222,9 +220,7 @@ def target_sets(eligible: list[str], named: tuple[str, ...], what: str) -> list[
         return [tuple(named)]
     if len(eligible) > MOST_SUBSETS_OF:
         return [tuple(eligible), *((u,) for u in eligible)]
-    return [
-        s for k in range(len(eligible), 0, -1) for s in combinations(eligible, k)
-    ]
+    return [s for k in range(len(eligible), 0, -1) for s in combinations(eligible, k)]
 
 
 def selections(scenario: Scenario, battlefield: Battlefield) -> list[Selection]:
@@ -237,8 +233,11 @@ def selections(scenario: Scenario, battlefield: Battlefield) -> list[Selection]:
     gaps = unit_gaps(scenario)
     if action.kind == ActionKind.PILE_IN:
         if engaged:
-            _named_are(action.targets, engaged, "an engaged unit piles in toward every enemy "
-                       "unit it is engaged with")
+            _named_are(
+                action.targets,
+                engaged,
+                "an engaged unit piles in toward every enemy unit it is engaged with",
+            )
             return [Selection(Mode.PILE_IN, tuple(engaged))]
         if not (action.charged or action.overrun):
             raise IneligibleMoveError(
@@ -255,8 +254,12 @@ def selections(scenario: Scenario, battlefield: Battlefield) -> list[Selection]:
         what = f'an unengaged unit piles in toward enemy units within {PILE_IN_TARGETS_IN:g}"'
         return [Selection(Mode.PILE_IN, s) for s in target_sets(near, action.targets, what)]
     if engaged:
-        _named_are(action.targets, engaged, "an engaged unit consolidates with every enemy "
-                   "unit it is engaged with (ongoing consolidation)")
+        _named_are(
+            action.targets,
+            engaged,
+            "an engaged unit consolidates with every enemy "
+            "unit it is engaged with (ongoing consolidation)",
+        )
         return [Selection(Mode.ONGOING, tuple(engaged))]
     near = [u for u, g in gaps.items() if g <= CONSOLIDATION_REACH_IN + RANGE_SLACK_IN]
     if near:

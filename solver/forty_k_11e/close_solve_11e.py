@@ -125,8 +125,8 @@ def solve_selection(move: CloseMove11e, options: SolveOptions, deadline: float) 
 
 def add_span(pm, c: cand.Candidates, live: list[int], move: CloseMove11e) -> None:
     """The 11th edition's coherency span: no two models farther apart than
-    `rules.coherency_span_in` (9") horizontally (centres' distance minus both radii)."""
-    span = getattr(move.rules, "coherency_span_in", None)
+    `rules.coherency_unit_span_in` (9") horizontally (centres' distance minus both radii)."""
+    span = move.rules.coherency_unit_span_in
     if span is None or len(move.unit.models) < 2:
         return
     idx = np.array(live, dtype=int)
@@ -198,9 +198,7 @@ def _result(
         placements = placements_at(move.view, battlefield, poses)
         fights = fights_of(scenario, placements, battlefield)
         placements = tuple(p.model_copy(update={"fights": fights[p.model]}) for p in placements)
-        objective: dict[str, float] = {
-            s.name: s.value for s in state.stages if s.name in PRIMARY
-        }
+        objective: dict[str, float] = {s.name: s.value for s in state.stages if s.name in PRIMARY}
         objective["engaged"] = sum(1 for p in placements if p.fights)
         objective["movement_in"] = round(sum(p.moved or 0.0 for p in placements), 3)
         bound = {

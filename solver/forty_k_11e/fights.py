@@ -18,16 +18,16 @@ def fights_of(
     scenario: Scenario, placements: Iterable[Placement], battlefield: Battlefield
 ) -> dict[str, tuple[str, ...]]:
     """For each model of the acting unit, the enemy units it can attack where it is written."""
-    return fight_eligibility(
-        scenario, placements, battlefield=battlefield, reading=SOLVER_READING
-    )
+    return fight_eligibility(scenario, placements, battlefield=battlefield, reading=SOLVER_READING)
 
 
 def who_fights(scenario: Scenario, placements: Iterable[Placement]) -> dict[str, list[str]]:
     """The models of the acting unit that can attack, per enemy unit (every model with no
     placement stands where it started)."""
     out: dict[str, list[str]] = {}
-    for model, units in fights_of(scenario, placements, Battlefield.from_scenario(scenario)).items():
+    for model, units in fights_of(
+        scenario, placements, Battlefield.from_scenario(scenario)
+    ).items():
         for u in units:
             out.setdefault(u, []).append(model)
     return out
