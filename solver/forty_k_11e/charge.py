@@ -16,6 +16,7 @@ from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
 from chargeopt.solver.core.polish import poses_of
 from chargeopt.solver.forty_k.placements import placements_at, stay_put
 from chargeopt.solver.forty_k_11e.placing import Placing, candidates_11e, place
+from chargeopt.solver.forty_k_11e.proofs import span_impossibility
 from chargeopt.solver.forty_k_11e.targets import least_roll, target_sets
 from chargeopt.solver.options import SolveOptions
 
@@ -228,7 +229,7 @@ def _at_roll(
 ) -> SetAnswer:
     """The set solved at one roll: a placement, a proof, or neither (unknown)."""
     ceiling = straight_line_ceiling(sub, roll)
-    reason = charge_impossibility(sub, battlefield, roll)
+    reason = span_impossibility(sub) or charge_impossibility(sub, battlefield, roll)
     if reason is not None:
         return SetAnswer(targets, roll, Status.INFEASIBLE, proof=reason, straight_line=ceiling)
     c = candidates_11e(sub, battlefield, roll, options)
