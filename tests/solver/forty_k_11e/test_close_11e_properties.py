@@ -26,7 +26,7 @@ def _tenths(lo: float, hi: float) -> st.SearchStrategy[float]:
 def close_moves_11e(draw: st.DrawFn) -> Scenario:
     """A unit of 1 to 6 models facing one or two enemy units 0 to 5" away (sometimes with a
     model in base contact), piling in (charged or overrun) or consolidating, sometimes with an
-    objective marker."""
+    objective marker, sometimes across a dense or light area's wall."""
     count = draw(st.integers(1, 6))
     x0, y0 = 8.0, draw(_tenths(6.0, 10.0))
     attackers = [
@@ -49,6 +49,23 @@ def close_moves_11e(draw: st.DrawFn) -> Scenario:
         if draw(st.booleans())
         else []
     )
+    terrain = []
+    if draw(st.booleans()):
+        wall_x = x0 + SPACING_IN + draw(_tenths(0.8, 3.0))
+        terrain.append(
+            {
+                "id": "ruin",
+                "kind": draw(st.sampled_from(["dense", "light"])),
+                "path": [
+                    [wall_x - 1, y0 - 2],
+                    [wall_x + 1, y0 - 2],
+                    [wall_x + 1, y0 + 3],
+                    [wall_x - 1, y0 + 3],
+                ],
+                "height_in": 5.0,
+                "walls": [[[wall_x, y0 - 2], [wall_x, y0 + 3]]],
+            }
+        )
     action = {"kind": kind, "unit": "A"}
     if kind == "pile-in":
         action[draw(st.sampled_from(["charged", "overrun"]))] = True
@@ -58,6 +75,7 @@ def close_moves_11e(draw: st.DrawFn) -> Scenario:
         ruleset="40k-11e",
         action=action,
         objectives=objectives,
+        terrain=terrain,
         board=(30.0, 24.0),
     )
 
