@@ -9,7 +9,14 @@ import time
 from dataclasses import dataclass, field, replace
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
-from chargeopt.models import Placement, Result, ResultAction, Scenario, Status
+from chargeopt.models import (
+    IneligibleMoveError,
+    Placement,
+    Result,
+    ResultAction,
+    Scenario,
+    Status,
+)
 from chargeopt.solver.bounds.proofs import charge_impossibility
 from chargeopt.solver.core import clock
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
@@ -75,6 +82,13 @@ def solve_charge_11e(scenario: Scenario, options: SolveOptions) -> Result:
     dice = scenario.rules.charge_dice
     roll = options.roll if options.roll is not None else scenario.action.roll
     sets, gaps = target_sets(scenario, roll)
+    engaged = [u for u, gap in gaps.items() if gap <= scenario.rules.engagement_range_in]
+    if engaged:
+        raise IneligibleMoveError(
+            f"unit {scenario.action.unit!r} cannot declare a charge: it is engaged with "
+            f'{", ".join(engaged)} (within {scenario.rules.engagement_range_in:g}"; '
+            f'{gaps[engaged[0]]:.2f}" away edge to edge)'
+        )
     end = clock.now() + options.time_limit_s
     answers: list[SetAnswer] = []
     for k, targets in enumerate(sets):
