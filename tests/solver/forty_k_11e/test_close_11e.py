@@ -184,3 +184,12 @@ def test_no_fight_through_a_mate_in_base_contact() -> None:
         action={"kind": "pile-in", "unit": "A"},
     )
     assert fight_eligibility(tenth, [])["A2"] == ("B",)
+
+
+def test_a_pile_in_target_beyond_5_in_is_refused() -> None:
+    """C is 6.5" away: an unengaged unit selects pile-in targets within 5" only."""
+    layout = ([(20.0, 10.0)], {"B": [(23.0 + D, 10.0)], "C": [(13.5 - D, 10.0)]})
+    scenario = close(*layout, "pile-in", charged=True, targets=["C"])
+    with pytest.raises(IneligibleMoveError, match="cannot be selected"):
+        solve(scenario, options=OPTIONS)
+    assert "not_eligible" in kinds(scenario, {"A1": (19.0, 10.0)})
