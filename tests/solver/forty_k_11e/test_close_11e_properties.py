@@ -81,7 +81,7 @@ def close_moves_11e(draw: st.DrawFn) -> Scenario:
 
 
 @settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
@@ -128,7 +128,7 @@ def heroic_interventions(draw: st.DrawFn) -> Scenario:
 
 
 @settings(
-    max_examples=6,
+    max_examples=4,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
