@@ -15,6 +15,7 @@ consolidation, engaged with every selected unit; objective consolidation, a mode
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,7 @@ from chargeopt.solver.core.ordered_solve import (
     solve_ordered,
 )
 from chargeopt.solver.core.polish import poses_of
+from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 from chargeopt.solver.forty_k.close_moves import Goal
 from chargeopt.solver.forty_k.placements import placements_at
 from chargeopt.solver.forty_k_11e.close_move_11e import (
@@ -183,7 +185,8 @@ def _objectives(move: CloseMove11e, pm, c: cand.Candidates) -> list[Objective] |
         if not spots:
             return None
         pm.model.AddBoolOr(spots)
-        out.append(Objective("on_objective", cp_model.LinearExpr.Sum(spots), True))
+        most = _ceiling(move, c, lambda i: inside)
+        out.append(Objective("on_objective", cp_model.LinearExpr.Sum(spots), True, most))
     else:
         terms = []
         pinned = {move.start_spots(c)[mid] for mid in move.fixed}
@@ -198,7 +201,8 @@ def _objectives(move: CloseMove11e, pm, c: cand.Candidates) -> list[Objective] |
             start = move.start_spots(c)[mid]
             if move.closest_units(index[mid]) & c.engaged[start]:
                 terms.append(pm.y[start])
-        out.append(Objective("engaged_closest", cp_model.LinearExpr.Sum(terms), True))
+        most = _ceiling(move, c, lambda i: _engaged_with(c, move.closest_units(i)))
+        out.append(Objective("engaged_closest", cp_model.LinearExpr.Sum(terms), True, most))
         if sel.mode == Mode.PILE_IN:
             if not engaged_any:
                 return None
@@ -210,7 +214,9 @@ def _objectives(move: CloseMove11e, pm, c: cand.Candidates) -> list[Objective] |
                     return None
                 pm.model.AddBoolOr(spots)
     if not one_count(move):
-        out.append(Objective("engaged", cp_model.LinearExpr.Sum(engaged_any), True))
+        anyone = np.array([bool(e) for e in c.engaged], dtype=bool)
+        most = _ceiling(move, c, lambda i: anyone)
+        out.append(Objective("engaged", cp_model.LinearExpr.Sum(engaged_any), True, most))
     if _own_goals(move):
         movement = [
             int(np.ceil(min(c.reach[mid][p], 1e3) * MOVE_SCALE)) * v
@@ -222,6 +228,26 @@ def _objectives(move: CloseMove11e, pm, c: cand.Candidates) -> list[Objective] |
         movement = [int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items()]
     out.append(Objective("movement", cp_model.LinearExpr.Sum(movement), False, tie_break=True))
     return out
+
+
+def _engaged_with(c: cand.Candidates, units: frozenset[str]) -> np.ndarray:
+    """Per candidate: whether a model there is engaged with one of `units`."""
+    return np.array([bool(units & e) for e in c.engaged], dtype=bool)
+
+
+def _ceiling(move: CloseMove11e, c: cand.Candidates, good: Callable[[int], np.ndarray]) -> int:
+    """A proven ceiling on a count: the models that reach at least one candidate where they
+    would count (`good(model index)`; a fixed model only its start), tried first by CP-SAT as
+    a feasibility question."""
+    starts = move.start_spots(c)
+    most = 0
+    for i, m in enumerate(move.unit.models):
+        mask = good(i)
+        if m.id in move.fixed:
+            most += bool(mask[starts[m.id]])
+        else:
+            most += bool(((c.reach[m.id] <= move.limit_in - ROLL_MARGIN_IN) & mask).any())
+    return most
 
 
 def _result(
