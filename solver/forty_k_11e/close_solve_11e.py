@@ -262,7 +262,9 @@ def _result(
         placements = placements_at(move.view, battlefield, poses)
         fights = fights_of(scenario, placements, battlefield)
         placements = tuple(p.model_copy(update={"fights": fights[p.model]}) for p in placements)
-        objective: dict[str, float] = {s.name: s.value for s in state.stages if s.name in PRIMARY}
+        objective: dict[str, float] = {
+            s.name: int(s.value) for s in state.stages if s.name in PRIMARY
+        }
         objective["engaged"] = sum(1 for p in placements if p.fights)
         objective["movement_in"] = round(sum(p.moved or 0.0 for p in placements), 3)
         bound = {
@@ -283,7 +285,12 @@ def _result(
     return Result(
         scenario=scenario.name,
         ruleset=scenario.ruleset,
-        action=ResultAction.of(scenario.action, None),
+        action=ResultAction(
+            kind=scenario.action.kind.value,
+            unit=scenario.action.unit,
+            targets=best.selection.targets,
+            roll=None,
+        ),
         status=status,
         objective=objective,
         bound=bound,
