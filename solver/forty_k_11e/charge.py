@@ -223,13 +223,15 @@ def _solve_set(
             proof=f'{words}, more than the roll of {roll}": a unit beyond the roll cannot be '
             "a charge target.",
         )
-        _minimum_roll(answer, sub, battlefield, options, least, top, end, solved=None)
+        shared: dict[str, object] = {"upto": top}
+        _minimum_roll(answer, sub, battlefield, options, least, top, end, None, shared)
         return answer
     if roll is None:
         return _at_least_roll(sub, battlefield, targets, options, least, top, end)
-    answer = _at_roll(sub, battlefield, targets, roll, options, (end - clock.now()) * 0.7)
+    shared: dict[str, object] = {"upto": roll}
+    answer = _at_roll(sub, battlefield, targets, roll, options, (end - clock.now()) * 0.7, shared)
     solved = roll if answer.status in (Status.OPTIMAL, Status.FEASIBLE) else None
-    _minimum_roll(answer, sub, battlefield, options, least, top, end, solved)
+    _minimum_roll(answer, sub, battlefield, options, least, top, end, solved, shared)
     return answer
 
 
@@ -240,19 +242,30 @@ def _at_roll(
     roll: int,
     options: SolveOptions,
     seconds: float,
+    shared: dict[str, object] | None = None,
+    feasibility: bool = False,
 ) -> SetAnswer:
-    """The set solved at one roll: a placement, a proof, or neither (unknown)."""
+    """The set solved at one roll: a placement, a proof, or neither (unknown). `shared`
+    holds the set's candidates, built once for its largest roll (`candidates` and `upto`)."""
     ceiling = straight_line_ceiling(sub, roll)
     reason = span_impossibility(sub) or charge_impossibility(sub, battlefield, roll)
     if reason is not None:
         return SetAnswer(targets, roll, Status.INFEASIBLE, proof=reason, straight_line=ceiling)
-    c = candidates_11e(sub, battlefield, roll, options)
-    placing = place(c, sub, roll, options, seconds, ceiling)
+    if shared is not None and "candidates" in shared and int(shared["upto"]) >= roll:
+        c = shared["candidates"]
+    else:
+        upto = int(shared["upto"]) if shared is not None else roll
+        c = candidates_11e(sub, battlefield, max(upto, roll), options)
+        if shared is not None:
+            shared["candidates"], shared["upto"] = c, max(upto, roll)
+    placing = place(c, sub, roll, options, seconds, ceiling, feasibility)
     answer = SetAnswer(targets, roll, Status.UNKNOWN, candidates=len(c), straight_line=ceiling)
     if placing.placed is None:
         return answer
     placements = placements_at(sub, battlefield, poses_of(c, placing.placed))
     answer.status = Status.OPTIMAL if placing.status == "OPTIMAL" else Status.FEASIBLE
+    if feasibility:
+        answer.status = Status.FEASIBLE
     answer.placements = placements
     answer.objective = {
         "within_1": placing.within_1,
@@ -305,18 +318,19 @@ def _at_least_roll(
     """No roll given: the set solved at the smallest roll from `least` up that has a
     placement; every roll below `least` fails by the rules, below that others by proof."""
     proven_below = True
+    shared: dict[str, object] = {"upto": top}
     for r in range(least, top + 1):
         left = end - clock.now()
         if left <= 0:
             break
-        answer = _at_roll(sub, battlefield, targets, r, options, left * 0.5)
+        answer = _at_roll(sub, battlefield, targets, r, options, left * 0.5, shared)
         if answer.status in (Status.OPTIMAL, Status.FEASIBLE):
             answer.min_roll = r
             answer.min_roll_proven = proven_below
             answer.min_roll_lower = least
             return answer
         proven_below &= answer.status == Status.INFEASIBLE
-    answer = _at_roll(sub, battlefield, targets, top, options, 0.0)
+    answer = _at_roll(sub, battlefield, targets, top, options, 0.0, shared)
     if answer.status != Status.INFEASIBLE:
         answer.status = Status.UNKNOWN
     return answer
@@ -331,6 +345,7 @@ def _minimum_roll(
     top: int,
     end: float,
     solved: int | None,
+    shared: dict[str, object],
 ) -> None:
     """The set's minimum roll: the least roll from `least` with a placement (up to the solved
     roll, which has one), proven where every smaller roll is (`least` by the rules)."""
@@ -344,7 +359,9 @@ def _minimum_roll(
         left = end - clock.now()
         if left <= 0:
             break
-        probe = _at_roll(sub, battlefield, answer.targets, r, options, left * ROLL_PROBE_SHARE)
+        probe = _at_roll(
+            sub, battlefield, answer.targets, r, options, left * ROLL_PROBE_SHARE, shared, True
+        )
         if probe.status in (Status.OPTIMAL, Status.FEASIBLE):
             answer.min_roll, answer.min_roll_proven = r, proven
             answer.min_roll_lower = least

@@ -92,11 +92,20 @@ def _one_pass(c, scenario, roll, order, near, engaged, target_gap, first_best: i
 def _gaps_from(c: Candidates, p: int) -> np.ndarray:
     """Edge distance from candidate p to every candidate: exact between round bases, else the
     centres' distance (an upper bound of the gap: conservative for the span)."""
-    radius = np.array([c.base_keys[int(b)].circumradius_in for b in c.base_of])
     centre = np.hypot(c.x - c.x[p], c.y - c.y[p])
-    if all(isinstance(b, RoundBase) for b in c.base_keys):
-        return centre - radius - radius[p]
-    return centre
+    radius = _radii(c)
+    if radius is None:
+        return centre
+    return centre - radius - radius[p]
+
+
+def _radii(c: Candidates) -> np.ndarray | None:
+    """Each candidate's base radius when every base is round (else None), computed once."""
+    if "radii_11e" not in c.memo:
+        round_only = all(isinstance(b, RoundBase) for b in c.base_keys)
+        radius = np.array([b.circumradius_in for b in c.base_keys])[c.base_of]
+        c.memo["radii_11e"] = radius if round_only else None
+    return c.memo["radii_11e"]  # type: ignore[return-value]
 
 
 def legal(c: Candidates, scenario: Scenario, roll: int, placed: dict[str, int]) -> bool:

@@ -6,7 +6,7 @@ lazily; each stage is proven over the candidates or its bound is kept."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import shapely
@@ -30,10 +30,12 @@ from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MAR
 from chargeopt.solver.forty_k_11e.heuristic import greedy_11e
 from chargeopt.solver.options import SolveOptions
 
-DUTY_GAPS_IN = (0.05, 0.5, 0.95, 1.5, 1.95)
+DUTY_GAPS_IN = (0.5, 0.95, 1.95)
 """Edge distances from each target model at which extra candidate rings lie: inside 1" and
 inside the 2" engagement range, where the duties are met."""
 DUTY_ANGLES = 36
+CONTACT_STEP_DEG = 10.0
+"""The contact rings' step: base contact is no duty in the 11th, the duty rings stand in."""
 SPAN_DIRECTIONS = 4
 """Directions along which the 9" span is also posted as a linear relaxation (a necessary
 condition: two bases farther apart along any direction are farther apart)."""
@@ -54,11 +56,16 @@ class Placing:
 
 
 def candidates_11e(
-    scenario: Scenario, battlefield: Battlefield, roll: int, options: SolveOptions
+    scenario: Scenario,
+    battlefield: Battlefield,
+    roll: int,
+    options: SolveOptions,
+    least: int | None = None,
 ) -> cand.Candidates:
     """The charge's candidates (shared with the 10th: rings, lattice, reach along legal paths,
-    ends closer, clear of non-targets), with rings where the duties are met, and none through
-    a wall or an enclosed block."""
+    ends closer, clear of non-targets), with rings where the duties are met, the sliver spots
+    of `roll` (a smaller roll, a minimum roll's probe, uses the same candidates, those its
+    reach allows), and none through a wall or an enclosed block."""
 
     def rings(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
         rows = [_sliver_spots(scenario, base, targets, roll)]
@@ -73,7 +80,8 @@ def candidates_11e(
                 rows.append(np.column_stack((xs, ys, np.zeros(n), np.full(n, -1.0), angles)))
         return np.vstack(rows) if rows else np.empty((0, 5))
 
-    c = cand.generate(scenario, battlefield, roll, options, extra=rings)
+    coarse = replace(options, contact_step_deg=max(options.contact_step_deg, CONTACT_STEP_DEG))
+    c = cand.generate(scenario, battlefield, roll, coarse, extra=rings)
     zones = no_end_zones(scenario.rules, battlefield)
     if zones and len(c):
         bad = np.zeros(len(c), bool)
@@ -96,6 +104,11 @@ SLIVER_EPSILON_IN = 1e-4
 SLIVER_GAPS_IN = (1.0 - MARGIN_IN - SLIVER_EPSILON_IN, 2.0 - MARGIN_IN - SLIVER_EPSILON_IN)
 """Where a model's reach only just meets a target's 1" or 2" band: spots on the band's edge,
 just inside the candidates' margin."""
+SLIVER_TARGETS = 3
+"""Sliver spots are drawn toward each model's nearest target models only."""
+SLIVER_BAND_IN = 1.0
+"""A model gets sliver spots for a band only when the band's edge is this close to the end of
+its reach (a sliver the lattice and rings can miss); one with room to spare does not."""
 
 
 def _sliver_spots(
@@ -110,18 +123,19 @@ def _sliver_spots(
     for m in unit.models:
         if unit.base_of(m) != base:
             continue
-        for t in targets:
+        nearest = sorted(targets, key=lambda t: np.hypot(t.x - m.x, t.y - m.y))
+        for t in nearest[:SLIVER_TARGETS]:
             dx, dy = t.x - m.x, t.y - m.y
             d = float(np.hypot(dx, dy))
             if d < 1e-9:
                 continue
             r_sum = t.radius_in + base.circumradius_in
             step = min(reach, d - r_sum - 0.01)
-            if step > 0:
+            if step > 0 and d - r_sum - SLIVER_GAPS_IN[-1] > reach - SLIVER_BAND_IN:
                 rows.append((m.x + dx / d * step, m.y + dy / d * step))
             for gap in SLIVER_GAPS_IN:
                 r2 = r_sum + gap
-                if d > reach + r2 or d < abs(reach - r2):
+                if d > reach + r2 or d < abs(reach - r2) or d - r2 < reach - SLIVER_BAND_IN:
                     continue
                 a = (reach**2 - r2**2 + d**2) / (2 * d)
                 h = float(np.sqrt(max(0.0, reach**2 - a**2)))
@@ -157,10 +171,12 @@ def place(
     options: SolveOptions,
     seconds: float,
     ceilings: dict[str, int] | None = None,
+    feasibility: bool = False,
 ) -> Placing:
     """The best placement over the candidates at `roll`, stage by stage (`solve_ordered`),
     within `seconds`; an answer that breaks the 9" span is cut off and the stages run again
-    on a fresh model. `ceilings` (proven elsewhere) are tried first as feasibility questions."""
+    on a fresh model. `ceilings` (proven elsewhere) are tried first as feasibility questions.
+    With `feasibility`, any legal placement will do (a minimum roll's probe)."""
     end = clock.now() + seconds
     near = within_one(c, scenario)
     span = scenario.rules.coherency_unit_span_in
@@ -169,6 +185,11 @@ def place(
     for name, value in (ceilings or {}).items():
         top[name] = min(top[name], value)
     incumbent = greedy_11e(c, scenario, roll, near, options.seed)
+    if incumbent is not None and feasibility:
+        placed, counts = incumbent
+        return Placing("FEASIBLE", placed, int(counts["within_1"]), int(counts["engaged"]))
+    if feasibility:
+        top = {"within_1": 0}
     if incumbent is not None and all(incumbent[1][k] >= top[k] for k in top):
         placed, counts = incumbent
         return Placing(
@@ -191,7 +212,7 @@ def place(
             Objective("within_1", ones, True, top.get("within_1")),
             Objective("engaged", engaged, True, top.get("engaged")),
             Objective("movement", moved, False, tie_break=True),
-        ]
+        ][: 1 if feasibility else 3]
         state = solve_ordered(
             pm,
             c,
@@ -269,7 +290,7 @@ def _build(c: cand.Candidates, scenario: Scenario, roll: int, far_pairs, span):
             if add_layer_separators(pm, adjacency, engaging[first], engaging[second]) < 0:
                 return None
     if span is not None and len(unit.models) > 1:
-        radius = np.array([c.base_keys[int(b)].circumradius_in for b in c.base_of])
+        radius = np.array([b.circumradius_in for b in c.base_keys])[c.base_of]
         _span_relaxation(pm, c, live, radius, span)
         for p, q in far_pairs:
             if p in pm.y and q in pm.y:
