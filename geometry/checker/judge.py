@@ -34,10 +34,19 @@ from chargeopt.geometry.checker.charge import (
     non_target_violations,
     target_violations,
 )
+from chargeopt.geometry.checker.charge_11e import (
+    CHARGE_11E_KINDS,
+    charge_11e_violations,
+    charged_targets,
+    target_eligibility,
+    with_targets,
+)
+from chargeopt.geometry.checker.close_11e import CLOSE_11E_KINDS, close_11e_violations
 from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS, close_move_violations
 from chargeopt.geometry.checker.close_state import close_move_state
 from chargeopt.geometry.checker.coherency import coherency_violations
 from chargeopt.geometry.checker.fall_back import FALL_BACK_KINDS, check_fall_back
+from chargeopt.geometry.checker.heroic_11e import HEROIC_11E_KINDS, heroic_11e_rules
 from chargeopt.geometry.checker.move import move_violations
 from chargeopt.geometry.checker.tokens import TOKEN_KINDS, with_tokens
 from chargeopt.geometry.checker.tokens_close import CLOSE_TOKEN_KINDS, close_token_violations
@@ -60,6 +69,7 @@ from chargeopt.geometry.pose import (
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import (
     ASSAULT_4E,
+    ELEVENTH,
     ActionKind,
     Placement,
     Scenario,
@@ -87,8 +97,11 @@ VIOLATION_KINDS = (
     *TOKEN_KINDS,
     *CLOSE_TOKEN_KINDS,
     *CLOSE_MOVE_KINDS,
+    *CLOSE_11E_KINDS,
+    *HEROIC_11E_KINDS,
     *FALL_BACK_KINDS,
     *ASSAULT_4E_KINDS,
+    *CHARGE_11E_KINDS,
 )
 HEIGHT_IN = 1e-6
 
@@ -121,6 +134,17 @@ def check_placement(
         )
     if scenario.rules.edition == ASSAULT_4E:
         return _check_assault_4e(scenario, placements, battlefield, precision_in, order)
+    if scenario.rules.edition == ELEVENTH and action.kind == ActionKind.HEROIC_INTERVENTION:
+        field = battlefield or Battlefield.from_scenario(scenario)
+        found, charge, charge_roll = heroic_11e_rules(scenario, placements, roll, field)
+        return found + check_placement(
+            charge,
+            placements,
+            roll=charge_roll,
+            battlefield=field,
+            file=file,
+            precision_in=precision_in,
+        )
     if action.kind != ActionKind.CHARGE:
         return _check_close_move(scenario, placements, battlefield, token_witnesses, precision_in)
     roll = action.roll if roll is None else roll
@@ -135,6 +159,12 @@ def check_placement(
                 )
             ],
         )
+    eleventh: list[Violation] = []
+    if scenario.rules.charge_targets_after_roll:
+        battlefield = battlefield or Battlefield.from_scenario(scenario)
+        targets = charged_targets(scenario, placements, battlefield)
+        eleventh = target_eligibility(scenario, targets, roll)
+        scenario = with_targets(scenario, targets)
     found, chosen = _roster(scenario, placements)
     field = battlefield or Battlefield.from_scenario(scenario)
     move = MoveState(scenario, field, roll, chosen, precision_in)
@@ -146,12 +176,17 @@ def check_placement(
     engaged_with: dict[str, set[str]] = {}
     for mine, _, unit_id, _, _ in engagements:
         engaged_with.setdefault(mine, set()).add(unit_id)
+    if scenario.rules.charge_targets_after_roll:
+        anyone = {u.id for u in move.non_targets}
+        engaged_with = {m: anyone for m in move.ids}
     found += move_violations(move, bad | hit_others, engaged_with)
     found += closer_violations(move)
     found += target_violations(move)
     found += non_target_violations(move, engagements)
     found += coherency_violations(move)
     found += _false_contacts(move)
+    if scenario.rules.charge_targets_after_roll:
+        found += eleventh + charge_11e_violations(move, not found and not eleventh)
     if scenario.rules.wtc_walls or any(p.token for p in chosen.values()):
 
         def legal(trial: Mapping[str, Placement]) -> bool:
@@ -183,6 +218,9 @@ def _check_close_move(
     move = close_move_state(scenario, field, chosen, precision_in)
     pose, bad = _pose(move)
     overlaps, hit_others = _overlaps(move)
+    if scenario.rules.edition == ELEVENTH:
+        found += pose + overlaps + close_11e_violations(move, bad | hit_others, _placed_legally)
+        return found + list(_false_contacts(move))
     found += pose + overlaps + close_move_violations(move, bad | hit_others)
     found += _false_contacts(move)
     if scenario.rules.wtc_walls:
@@ -198,6 +236,12 @@ def _check_close_move(
 
         found += close_token_violations(move, legal if token_witnesses else None)
     return found
+
+
+def _placed_legally(move: MoveState) -> bool:
+    """Whether every model of a trial placement ends where it may (board, terrain, surfaces,
+    no overlap): the part of the judgement an 11th-edition witness needs from here."""
+    return not _pose(move)[0] and not _overlaps(move)[0]
 
 
 def _check_assault_4e(
