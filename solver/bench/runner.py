@@ -109,6 +109,12 @@ def run_task(task: Task) -> Outcome:
     out["bound"] = result.bound.get("base_contact")
     out["engaged_bound"] = result.bound.get("engaged", result.bound.get("enemy_engaged"))
     out["bound_scope"] = result.stats.get("bound_scope")
+    out["objective"] = dict(result.objective)
+    out["bound_terms"] = dict(result.bound)
+    if not blocks and scenario.rules.charge_targets_after_roll and result.objective:
+        out["headline"] = headline = next(iter(result.objective))
+        out["base_contact"] = result.objective[headline]
+        out["bound"] = result.bound.get(headline)
     if blocks:
         out["base_contact"] = models_in_contact(result.objective)
         out["bound"] = models_in_contact(result.bound)
@@ -243,6 +249,7 @@ def run_bench(
                 "size_class": size_class(n),
                 "known": lay.known,
                 "known_base_contact": lay.base_contact,
+                "known_value": dict(lay.value),
                 "note": lay.note,
             }
         )
