@@ -5,6 +5,9 @@ time limit, seed) returning a Result that the runner re-checks itself:
 - greedy: the greedy baseline at the roll (40k-assault-4e: `assault_baseline.py`);
 - random-greedy: 40k-assault-4e charges by a randomised greedy with restarts
   (`assault_random_greedy.py`);
+- baseline-11e: the 40k-11e charge (and heroic intervention) as the public engines make it,
+  snap to the nearest free spot 0/0.25/0.5/0.9" from a target, then a within-1" repair
+  (`baseline_11e.py`);
 - highs: the charge's first objective stage (most models in base contact, every rule) on the
   same candidates, solved by HiGHS with the same connectivity cut loop as the charge solver;
 - no-hint, presolve, no-symmetry: chargeopt with one technique switched off (or presolve on);
@@ -30,6 +33,7 @@ from chargeopt.solver.api import solve
 from chargeopt.solver.bench.assault_baseline import solve_literal_charge
 from chargeopt.solver.bench.assault_random_greedy import solve_random_greedy
 from chargeopt.solver.bench.baseline import solve_greedy
+from chargeopt.solver.bench.baseline_11e import solve_baseline_11e
 from chargeopt.solver.bench.block_baseline import solve_straight_in
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
 from chargeopt.solver.core.cpsat_blocks import assign_models
@@ -112,6 +116,12 @@ def random_greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int)
     return solve_random_greedy(scenario, seed=seed, time_limit_s=time_limit_s)
 
 
+def baseline_11e(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    """40k-11e charges and heroic interventions as the public engines make them."""
+    _forty_k_only(scenario, "baseline-11e")
+    return solve_baseline_11e(scenario, roll)
+
+
 def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
     """Most models in base contact by HiGHS on the charge model at `roll`; a disconnected
     answer adds the charge solver's connectivity cuts and solves again. `optimal` means
@@ -179,5 +189,6 @@ METHODS: dict[str, Method] = {
     "no-symmetry": no_symmetry,
     "repair": repair,
     "straight-in": straight_in,
+    "baseline-11e": baseline_11e,
 }
 """Every method by the name the command line and the report use."""
