@@ -1,0 +1,271 @@
+"""The 40k-11e charge (and heroic intervention) by a randomised greedy with restarts, apart from
+the solver (geometry, models, the checker and the baseline's table only), to refute its proofs:
+a legal answer on a charge proven infeasible, or one better than a proven optimum, is a bug.
+
+Each restart picks a target set (the action's, else a random non-empty set of the units that
+may be targets on the roll), then places the models in a random order, each on a random spot
+of the best class open to it: within 1" of a target model, else engaged, else closer; spots are
+drawn on rings around target models at random gaps, around mates already placed (2" chain)
+and anywhere within the roll.
+Paths are the geometry's legal paths around the bases and terrain standing. Every complete
+answer is judged by the checker; the best legal one by (within 1", engaged, least movement) is
+kept. `python -m chargeopt.solver.bench.charge_11e_random SCENARIO... [--restarts N]` compares
+it with chargeopt's answer on each file and exits 1 on a refutation."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import sys
+import time
+
+from chargeopt.geometry.checker import check_placement
+from chargeopt.models import (
+    ActionKind,
+    ChargeoptError,
+    GameModel,
+    Result,
+    ResultAction,
+    Scenario,
+    Status,
+    UnsupportedRuleError,
+)
+from chargeopt.solver.bench.baseline_11e import (
+    CHARGE_REACH_IN,
+    DECIMALS,
+    INTO_THE_FRAY_CAP,
+    ROLL_KEPT_IN,
+    _heroic_mode,
+    _objective,
+    _placements,
+    _Table,
+    effective_roll,
+    footprint,
+    unit_gap_in,
+    within_one,
+)
+
+RESTARTS = 48
+"""Restarts of a run (each a whole charge), unless the time limit ends them sooner."""
+RING_DRAWS = 24
+"""Random spots per target model per model placed."""
+CHAIN_DRAWS = 24
+"""Random spots around the mates already placed, per model placed."""
+FREE_DRAWS = 24
+"""Random spots anywhere within the roll of the model's start, per model placed."""
+CHAIN_KEPT_IN = 0.02
+"""Chain spots stay this far inside 2" of the mate they are drawn around."""
+
+
+def eligible_targets(scenario: Scenario, roll: int) -> list[str]:
+    """The enemy units that may be targets on this (effective) roll: within 12" and within the
+    roll; Leap to Defend only units that charged, Into the Fray only units within 6"."""
+    actor = scenario.acting_unit
+    reach = min(CHARGE_REACH_IN, float(roll))
+    mode = _heroic_mode(scenario)
+    if mode == "into-the-fray":
+        reach = min(reach, float(INTO_THE_FRAY_CAP))
+    charged = set(getattr(scenario.action, "charged_units", ()) or ())
+    return [
+        u.id
+        for u in scenario.units
+        if u.owner != actor.owner
+        and (mode != "leap-to-defend" or u.id in charged)
+        and unit_gap_in(scenario, actor.id, u.id) <= reach
+    ]
+
+
+def _draws(table: _Table, m: GameModel, rng: random.Random) -> list[tuple[int, float, float]]:
+    """Random spots for model m as (class, x, y): 0 within 1" of a target model, 1 engaged,
+    2 elsewhere (chain spots around placed mates)."""
+    start = table.start(m)
+    r = start.base.circumradius_in
+    out = []
+    engagement = table.scenario.rules.engagement_range_in
+    for _, _, t in table.targets:
+        if math.hypot(t.x - start.x, t.y - start.y) - t.base.circumradius_in - r > table.roll + 2.1:
+            continue
+        for _ in range(RING_DRAWS):
+            gap = rng.choice((rng.uniform(0.003, 0.99), rng.uniform(1.01, engagement - 0.02)))
+            a = rng.uniform(0, 2 * math.pi)
+            d = t.base.circumradius_in + r + gap
+            out.append((0 if gap < 1 else 1, t.x + d * math.cos(a), t.y + d * math.sin(a)))
+    reach = table.scenario.rules.coherency_range_in - CHAIN_KEPT_IN
+    for e in table.ends.values():
+        for _ in range(CHAIN_DRAWS):
+            a = rng.uniform(0, 2 * math.pi)
+            d = e.base.circumradius_in + r + rng.uniform(0.003, reach)
+            out.append((2, e.x + d * math.cos(a), e.y + d * math.sin(a)))
+    for _ in range(FREE_DRAWS):
+        a, d = rng.uniform(0, 2 * math.pi), table.roll * math.sqrt(rng.random())
+        out.append((2, start.x + d * math.cos(a), start.y + d * math.sin(a)))
+    return [(c, round(x, DECIMALS), round(y, DECIMALS)) for c, x, y in out]
+
+
+def _place(table: _Table, m: GameModel, rng: random.Random) -> bool:
+    """Put m on a random spot of the best class open to it (near a placed mate if possible)."""
+    start = table.start(m)
+    spots = _draws(table, m, rng)
+    rng.shuffle(spots)
+    best: dict[int, tuple[float, float, float]] = {}
+    loose: dict[int, tuple[float, float, float]] = {}
+    for cls, x, y in sorted(spots, key=lambda s: s[0]):
+        if cls in best or math.hypot(x - start.x, y - start.y) > table.roll - ROLL_KEPT_IN:
+            continue
+        end = footprint(table.actor, m, x, y)
+        if not table.free(m, end):
+            continue
+        moved = table.reach(m, x, y)
+        if moved > table.roll - ROLL_KEPT_IN:
+            continue
+        actual = 0 if within_one(table, end) else cls
+        if not table.ends or table.near_mate(m, end):
+            best.setdefault(actual, (x, y, moved))
+            if actual == 0:
+                break
+        else:
+            loose.setdefault(actual, (x, y, moved))
+    pick = best or loose
+    if not pick:
+        return False
+    x, y, moved = pick[min(pick)]
+    table.ends[m.id] = footprint(table.actor, m, x, y)
+    table.moved[m.id] = moved
+    return True
+
+
+def _rank(result: Result) -> tuple[float, ...]:
+    o = result.objective
+    return (o["within_1in"], o["engaged"], -o["movement_in"])
+
+
+def solve_random_11e(
+    scenario: Scenario,
+    roll: int | None,
+    *,
+    restarts: int = RESTARTS,
+    seed: int = 0,
+    time_limit_s: float = math.inf,
+) -> Result:
+    """The best of `restarts` random charges that the checker accepts: `feasible`, or `unknown`
+    without one (never a proof). stats: tried, complete, refused by the checker."""
+    t0 = time.perf_counter()
+    if not scenario.rules.charge_targets_after_roll or scenario.action.kind not in (
+        ActionKind.CHARGE,
+        ActionKind.HEROIC_INTERVENTION,
+    ):
+        raise UnsupportedRuleError("the 11e random greedy charges (or intervenes) under 40k-11e")
+    if roll is None:
+        raise UnsupportedRuleError("the 11e random greedy needs a roll: set action.roll")
+    used = effective_roll(scenario, roll)
+    choices = [scenario.action.targets] if scenario.action.targets else _sets(scenario, used)
+    rng = random.Random(seed)
+    best: Result | None = None
+    tried = complete = refused = 0
+    for _ in range(restarts if choices else 0):
+        if tried and time.perf_counter() - t0 > time_limit_s:
+            break
+        tried += 1
+        table = _Table(scenario, used, tuple(rng.choice(choices)))
+        order = list(table.actor.models)
+        rng.shuffle(order)
+        if not all(_place(table, m, rng) for m in order):
+            continue
+        complete += 1
+        result = _result(scenario, roll, table, Status.FEASIBLE)
+        if best is not None and _rank(result) <= _rank(best):
+            continue
+        if check_placement(scenario, result.placements, roll=roll):
+            refused += 1
+            continue
+        best = result
+    stats = {
+        "method": "random-greedy-11e",
+        "seconds": round(time.perf_counter() - t0, 3),
+        "restarts": tried,
+        "complete": complete,
+        "refused_by_checker": refused,
+    }
+    if best is None:
+        return Result(
+            scenario=scenario.name,
+            ruleset=scenario.ruleset,
+            action=ResultAction.of(scenario.action, roll),
+            status=Status.UNKNOWN,
+            placements=(),
+            stats=stats,
+        )
+    return best.model_copy(update={"stats": {**best.stats, **stats}})
+
+
+def _sets(scenario: Scenario, roll: int) -> list[tuple[str, ...]]:
+    units = eligible_targets(scenario, roll)
+    return [s for k in range(1, len(units) + 1) for s in itertools.combinations(units, k)]
+
+
+def _result(scenario: Scenario, roll: int, table: _Table, status: Status) -> Result:
+    return Result(
+        scenario=scenario.name,
+        ruleset=scenario.ruleset,
+        action=ResultAction.of(scenario.action, roll),
+        status=status,
+        objective=_objective(table),
+        bound={},
+        placements=_placements(table),
+        stats={"targets": sorted({uid for uid, _, _ in table.targets})},
+    )
+
+
+def refutes(chargeopt: Result, found: Result) -> str | None:
+    """Why a legal random answer refutes chargeopt's proof, or None."""
+    if found.status != Status.FEASIBLE:
+        return None
+    if chargeopt.status == Status.INFEASIBLE:
+        return "a legal answer where chargeopt proved the charge infeasible"
+    if chargeopt.status != Status.OPTIMAL:
+        return None
+    mine = tuple(found.objective.get(k, 0) for k in ("within_1in", "engaged"))
+    theirs = tuple(chargeopt.objective.get(k, 0) for k in ("within_1in", "engaged"))
+    if mine > theirs:
+        return f"{mine} (within 1\", engaged) beats chargeopt's proven optimum {theirs}"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the random greedy against chargeopt on each scenario; exit 1 on a refutation."""
+    from chargeopt.solver import load_scenario
+    from chargeopt.solver.api import solve
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scenarios", nargs="+")
+    parser.add_argument("--restarts", type=int, default=RESTARTS)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    bad = 0
+    for path in args.scenarios:
+        scenario = load_scenario(path)
+        roll = scenario.action.roll
+        found = solve_random_11e(scenario, roll, restarts=args.restarts, seed=args.seed)
+        try:
+            theirs = solve(scenario, roll=roll)
+        except ChargeoptError as exc:
+            print(
+                f"{path}: chargeopt refuses ({str(exc).splitlines()[0]}); random "
+                f"{found.status.value} {dict(found.objective)}"
+            )
+            continue
+        why = refutes(theirs, found)
+        bad += why is not None
+        print(
+            f"{path}: chargeopt {theirs.status.value} {dict(theirs.objective)}; random "
+            f"{found.status.value} {dict(found.objective)} ({found.stats.get('complete')} "
+            f"complete of {found.stats.get('restarts')}, {found.stats.get('refused_by_checker')}"
+            f" refused){'; REFUTED: ' + why if why else ''}"
+        )
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
