@@ -155,7 +155,7 @@ LAYOUTS: dict[str, Layout] = {
     ),
     "c06-choice-after-roll.toml": Layout(
         "forty-k-11e-v1 c06: the targets chosen after a roll of 7 (B, D; not C at 7.5 in)",
-        "open",
+        "optimal",
         "C is 7.5 in away: not a target on a 7 although A1 could end engaged with it; "
         "{B}, {D} and {B, D} each put A1 within 1 in",
         [
@@ -165,6 +165,7 @@ LAYOUTS: dict[str, Layout] = {
             unit("D", "defender", [(10.0 + 2 * R32_IN + 5.0, 13.0)]),
         ],
         action("charge", "roll = 7"),
+        {"within_1in": 1, "engaged": 1},
     ),
     "c07-horde-twenty.toml": Layout(
         "forty-k-11e-v1 c07: twenty boyz in four ranks charge five, roll 5",
