@@ -13,6 +13,8 @@ Readings:
 - 10th edition: within engagement range of the enemy unit, or in base contact with a model of
   its own unit that is in base contact with a model of that enemy unit (base contact: edge
   distance within `rules.base_contact_tolerance_in` at the same height).
+- 11th edition (12.04, 03.04): a model fights the enemy units it is engaged with (2"), and
+  nothing passes the fight on through a unit mate.
 - The 9th-edition limit on a unit that charged (it may only attack the units it charged or
   that heroically intervened) is a choice of targets, not of who can fight: the scenario does
   not record heroic interventions, so every enemy unit in reach is listed.
@@ -37,7 +39,7 @@ from chargeopt.geometry.pairs import (
 )
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.geometry.token_engagement import token_pairs
-from chargeopt.models import GameModel, Placement, Scenario, Unit
+from chargeopt.models import ELEVENTH, GameModel, Placement, Scenario, Unit
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,8 @@ def fighters(
         for enemy, cols in zip(fixed.enemies, fixed.columns, strict=True):
             for i in np.nonzero(engaged[:, cols].any(axis=1))[0]:
                 can[ids[i]].add(enemy.id)
+            if scenario.rules.edition == ELEVENTH:
+                continue
             near = near_all[:, cols].any(axis=1)
             helped = friends[:, near].any(axis=1)
             for i in np.nonzero(helped)[0]:

@@ -81,6 +81,13 @@ class ActionKind(StrEnum):
     FALL_BACK = "fall-back"
 
 
+class HeroicMode(StrEnum):
+    """The two modes of the 40k-11e heroic intervention stratagem."""
+
+    LEAP_TO_DEFEND = "leap-to-defend"
+    INTO_THE_FRAY = "into-the-fray"
+
+
 class TableEdge(StrEnum):
     """A board edge: where a unit falls back to (40k-assault-4e)."""
 
@@ -417,6 +424,23 @@ class Action(_Frozen):
         "Whether the unit made a charge move this turn (a unit that charged may pile in).",
         example=True,
         default=False,
+    )
+    overrun: Flag = key(
+        "40k-11e: whether the unit was selected for an overrun fight (it may then pile in "
+        "though unengaged).",
+        example=False,
+        default=False,
+    )
+    heroic_mode: HeroicMode | None = key(
+        "40k-11e heroic intervention: the stratagem's mode (leap-to-defend or into-the-fray).",
+        example="into-the-fray",
+        default=None,
+    )
+    charged_units: tuple[str, ...] = key(
+        "40k-11e heroic intervention: the enemy units that made a charge move this phase "
+        "(Leap to Defend may only target them).",
+        example=["B"],
+        default=(),
     )
     table_edge: TableEdge | None = key(
         "The unit's own table edge, which a fall back moves toward (a fall back needs it).",

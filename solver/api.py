@@ -53,6 +53,13 @@ SOLVERS: dict[tuple[ActionKind, str], Solver] = {
         f"{_FORTY_K}.heroic_intervention", "solve_heroic_intervention"
     ),
     (ActionKind.CHARGE, "40k-11e"): Deferred(f"{_FORTY_K_11E}.charge", "solve_charge_11e"),
+    (ActionKind.PILE_IN, "40k-11e"): Deferred(f"{_FORTY_K_11E}.pile_in", "solve_pile_in_11e"),
+    (ActionKind.CONSOLIDATE, "40k-11e"): Deferred(
+        f"{_FORTY_K_11E}.consolidate", "solve_consolidate_11e"
+    ),
+    (ActionKind.HEROIC_INTERVENTION, "40k-11e"): Deferred(
+        f"{_FORTY_K_11E}.heroic_intervention", "solve_heroic_intervention_11e"
+    ),
     (ActionKind.CHARGE, "wtc-walls"): Deferred("chargeopt.solver.wtc.charge", "solve_wtc_charge"),
     (ActionKind.PILE_IN, "wtc-walls"): Deferred("chargeopt.solver.wtc.close", "solve_wtc_pile_in"),
     (ActionKind.CONSOLIDATE, "wtc-walls"): Deferred(
@@ -95,12 +102,7 @@ WHY_NOT: dict[tuple[ActionKind, str], str] = {
             "not built, and the 10th edition's would be wrong there); solve it under 40k-10e, or "
             'choose kind = "charge"'
         )
-        for kind in (
-            ActionKind.PILE_IN,
-            ActionKind.CONSOLIDATE,
-            ActionKind.HEROIC_INTERVENTION,
-            ActionKind.FALL_BACK,
-        )
+        for kind in (ActionKind.FALL_BACK,)
     },
 }
 """Why a move kind is not solved under an edition, where there is more to say."""

@@ -34,6 +34,7 @@ from chargeopt.geometry.checker.charge import (
     non_target_violations,
     target_violations,
 )
+from chargeopt.geometry.checker.close_11e import CLOSE_11E_KINDS, close_11e_violations
 from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS, close_move_violations
 from chargeopt.geometry.checker.close_state import close_move_state
 from chargeopt.geometry.checker.coherency import coherency_violations
@@ -60,6 +61,7 @@ from chargeopt.geometry.pose import (
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.models import (
     ASSAULT_4E,
+    ELEVENTH,
     ActionKind,
     Placement,
     Scenario,
@@ -87,6 +89,7 @@ VIOLATION_KINDS = (
     *TOKEN_KINDS,
     *CLOSE_TOKEN_KINDS,
     *CLOSE_MOVE_KINDS,
+    *CLOSE_11E_KINDS,
     *FALL_BACK_KINDS,
     *ASSAULT_4E_KINDS,
 )
@@ -183,6 +186,9 @@ def _check_close_move(
     move = close_move_state(scenario, field, chosen, precision_in)
     pose, bad = _pose(move)
     overlaps, hit_others = _overlaps(move)
+    if scenario.rules.edition == ELEVENTH:
+        found += pose + overlaps + close_11e_violations(move, bad | hit_others, _placed_legally)
+        return found + list(_false_contacts(move))
     found += pose + overlaps + close_move_violations(move, bad | hit_others)
     found += _false_contacts(move)
     if scenario.rules.wtc_walls:
@@ -198,6 +204,12 @@ def _check_close_move(
 
         found += close_token_violations(move, legal if token_witnesses else None)
     return found
+
+
+def _placed_legally(move: MoveState) -> bool:
+    """Whether every model of a trial placement ends where it may (board, terrain, surfaces,
+    no overlap): the part of the judgement an 11th-edition witness needs from here."""
+    return not _pose(move)[0] and not _overlaps(move)[0]
 
 
 def _check_assault_4e(

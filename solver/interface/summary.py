@@ -11,6 +11,7 @@ from chargeopt.models import ChargeoptError, Placement, Result, Status, resolve_
 from chargeopt.solver.bounds.bound_words import bound_reason
 from chargeopt.solver.core.dice import chance_at_least
 from chargeopt.solver.core.written import FACING_DECIMALS, printed_value
+from chargeopt.solver.interface.close_11e_text import close_11e_lines, is_close_11e
 
 STATUS_NOTE = {
     (Status.OPTIMAL, "continuous"): "proven best anywhere on the table",
@@ -131,6 +132,8 @@ def outcome_lines(result: Result) -> list[str]:
         return f"{what}: {count(obj.get(key, 0))} of {n} models{limit}"
 
     moved = f', {obj["movement_in"]:.2f}" moved in all' if "movement_in" in obj else ""
+    if is_close_11e(result):
+        return close_11e_lines(result, term, moved)
     if "can_fight" in obj and "engaged" not in obj:
         close = [term("base_contact", "Base contact"), term("can_fight", "Can fight")]
         if "on_objective" in obj:

@@ -1,0 +1,257 @@
+"""An 11th-edition pile in or consolidation solved end to end: for each selection the move may
+make (`close_move_11e.selections`), the CP-SAT model on the close-move candidates, then the
+best selection's answer as a result.
+
+Objective, read globally (each model that moves must end engaged with its closest selected
+unit "if possible": the placement with the most such models leaves none that could):
+1. `engaged_closest`: models engaged with the selected unit closest to them (objective mode:
+   `on_objective`, models within range of the objective);
+2. `engaged`: models engaged with any enemy unit (who can fight, 2");
+3. the least movement (tie break, per model: every model has its own variables).
+Hard rules: no overlap, coherency, fixed models pinned, per-model end rules (closer, keep the
+units engaged at the start), and after the move: pile in, the unit engaged; engaging
+consolidation, engaged with every selected unit; objective consolidation, a model in range."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from chargeopt.geometry import Battlefield
+from chargeopt.models import Placement, Result, ResultAction, Scenario, Status
+from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core import clock, progress
+from chargeopt.solver.core.coherency_constraints import add_coherency, neighbours
+from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
+from chargeopt.solver.core.ordered_solve import (
+    REPEATABLE_WORKERS,
+    Objective,
+    SolveState,
+    solve_ordered,
+)
+from chargeopt.solver.core.polish import poses_of
+from chargeopt.solver.forty_k.close_moves import Goal
+from chargeopt.solver.forty_k.placements import placements_at
+from chargeopt.solver.forty_k_11e.close_move_11e import (
+    CloseMove11e,
+    Mode,
+    Selection,
+    selections,
+)
+from chargeopt.solver.forty_k_11e.fights import fights_of
+from chargeopt.solver.options import SolveOptions
+
+PRIMARY = ("engaged_closest", "on_objective", "engaged")
+
+
+@dataclass
+class Attempt:
+    """One selection's discrete answer."""
+
+    selection: Selection
+    move: CloseMove11e
+    state: SolveState
+    c: cand.Candidates
+    starts: dict[str, int]
+
+    def key(self) -> tuple[float, ...]:
+        """Primary values then -movement, to compare selections (failed ones last)."""
+        if self.state.assignment is None:
+            return (-1.0,)
+        values = {s.name: s.value for s in self.state.stages}
+        moved = sum(self.c.reach[m][p] for m, p in self.state.assignment.items())
+        return (*(values.get(n, 0.0) for n in PRIMARY), -moved)
+
+
+def solve_close_11e(scenario: Scenario, options: SolveOptions) -> Result:
+    """The best 11th-edition pile in or consolidation over every selection it may make."""
+    t0 = time.perf_counter()
+    deadline = clock.now() + options.time_limit_s
+    battlefield = Battlefield.from_scenario(scenario)
+    tried = []
+    for selection in selections(scenario, battlefield):
+        progress.stage(selection.words)
+        move = CloseMove11e(scenario, battlefield, selection)
+        tried.append(solve_selection(move, options, deadline))
+    best = max(tried, key=Attempt.key)
+    return _result(scenario, battlefield, best, tried, t0)
+
+
+def solve_selection(move: CloseMove11e, options: SolveOptions, deadline: float) -> Attempt:
+    """The best placement on the candidates for one selection."""
+    sel = move.selection
+    goal = Goal(sel.marker) if sel.mode == Mode.OBJECTIVE else Goal()
+    c = move.candidates(options, goal)
+    starts = move.start_spots(c)
+    classes: dict[int, list[str]] = {}
+    for m in move.unit.models:
+        if m.id not in move.fixed:
+            classes.setdefault(c.base_keys.index(move.unit.base_of(m)), []).append(m.id)
+    pm = assignment(c, move.limit_in, classes, symmetric=False)
+    if pm is None:
+        return Attempt(sel, move, SolveState(None, [], "INFEASIBLE"), c, starts)
+    for mid in move.fixed:
+        pinned = pm.model.NewBoolVar(f"fixed[{mid}]")
+        pm.model.Add(pinned == 1)
+        pm.y[starts[mid]] = pinned
+    live = sorted(pm.y)
+    adjacency = neighbours(c, live)
+    add_no_overlap(pm, c)
+    add_coherency(pm, adjacency, move.rules.coherency_neighbours(len(move.unit.models)))
+    add_span(pm, c, live, move)
+    objs = _objectives(move, pm, c)
+    if objs is None:
+        return Attempt(sel, move, SolveState(None, [], "INFEASIBLE"), c, starts)
+    state = solve_ordered(
+        pm,
+        c,
+        objs,
+        adjacency,
+        roll=move.limit_in,
+        time_limit_s=max(0.05, deadline - clock.now()),
+        seed=options.seed,
+        workers=REPEATABLE_WORKERS,
+        presolve=options.presolve,
+        hint=list(starts.values()),
+        need_connected=len(move.unit.models) > 1,
+    )
+    if state.assignment is not None:
+        state.assignment = {**state.assignment, **{m: starts[m] for m in move.fixed}}
+    return Attempt(sel, move, state, c, starts)
+
+
+def add_span(pm, c: cand.Candidates, live: list[int], move: CloseMove11e) -> None:
+    """The 11th edition's coherency span: no two models farther apart than
+    `rules.coherency_unit_span_in` (9") horizontally (centres' distance minus both radii)."""
+    span = move.rules.coherency_unit_span_in
+    if span is None or len(move.unit.models) < 2:
+        return
+    idx = np.array(live, dtype=int)
+    radius = np.array([c.base_keys[b].circumradius_in for b in c.base_of[idx]])
+    far = span - 2 * 1e-3
+    for a in range(len(idx)):
+        d = np.hypot(c.x[idx[a + 1 :]] - c.x[idx[a]], c.y[idx[a + 1 :]] - c.y[idx[a]])
+        d -= radius[a + 1 :] + radius[a]
+        for b in np.flatnonzero(d > far):
+            pm.model.AddBoolOr([pm.y[int(idx[a])].Not(), pm.y[int(idx[a + 1 + b])].Not()])
+
+
+def _objectives(move: CloseMove11e, pm, c: cand.Candidates) -> list[Objective] | None:
+    """The ordered objectives and the after-move rules of the selection's mode (None when no
+    candidate can meet an after-move rule)."""
+    sel = move.selection
+    index = {m.id: i for i, m in enumerate(move.unit.models)}
+    engaged_any = [v for p, v in pm.y.items() if c.engaged[p]]
+    out = []
+    if sel.mode == Mode.OBJECTIVE:
+        inside = np.zeros(len(c), bool)
+        for b, base in enumerate(c.base_keys):
+            at = np.flatnonzero(c.base_of == b)
+            inside[at] = move.in_range(base, c.x[at], c.y[at])
+        spots = [v for p, v in pm.y.items() if inside[p]]
+        if not spots:
+            return None
+        pm.model.AddBoolOr(spots)
+        out.append(Objective("on_objective", cp_model.LinearExpr.Sum(spots), True))
+    else:
+        terms = []
+        for mid, xs in pm.x.items():
+            near = move.closest_units(index[mid])
+            terms += [v for p, v in xs.items() if near & c.engaged[p]]
+        for mid in move.fixed:
+            start = move.start_spots(c)[mid]
+            if move.closest_units(index[mid]) & c.engaged[start]:
+                terms.append(pm.y[start])
+        out.append(Objective("engaged_closest", cp_model.LinearExpr.Sum(terms), True))
+        if sel.mode == Mode.PILE_IN:
+            if not engaged_any:
+                return None
+            pm.model.AddBoolOr(engaged_any)
+        if sel.mode == Mode.ENGAGING:
+            for unit_id in sel.targets:
+                spots = [v for p, v in pm.y.items() if unit_id in c.engaged[p]]
+                if not spots:
+                    return None
+                pm.model.AddBoolOr(spots)
+    out.append(Objective("engaged", cp_model.LinearExpr.Sum(engaged_any), True))
+    movement = [
+        int(np.ceil(min(c.reach[mid][p], 1e3) * MOVE_SCALE)) * v
+        for mid, xs in pm.x.items()
+        for p, v in xs.items()
+    ]
+    out.append(Objective("movement", cp_model.LinearExpr.Sum(movement), False, tie_break=True))
+    return out
+
+
+def _result(
+    scenario: Scenario, battlefield: Battlefield, best: Attempt, tried: list[Attempt], t0: float
+) -> Result:
+    state, move = best.state, best.move
+    proof = None
+    proven = all(a.state.status in ("OPTIMAL", "INFEASIBLE") for a in tried)
+    if state.assignment is not None:
+        status = Status.OPTIMAL if proven and state.status == "OPTIMAL" else Status.FEASIBLE
+        poses = poses_of(best.c, state.assignment)
+        placements = placements_at(move.view, battlefield, poses)
+        fights = fights_of(scenario, placements, battlefield)
+        placements = tuple(p.model_copy(update={"fights": fights[p.model]}) for p in placements)
+        objective: dict[str, float] = {s.name: s.value for s in state.stages if s.name in PRIMARY}
+        objective["engaged"] = sum(1 for p in placements if p.fights)
+        objective["movement_in"] = round(sum(p.moved or 0.0 for p in placements), 3)
+        bound = {
+            s.name: int(np.floor(s.bound + 1e-9))
+            for s in state.stages
+            if s.name in PRIMARY and np.isfinite(s.bound)
+        }
+    else:
+        status = Status.INFEASIBLE if proven else Status.UNKNOWN
+        placements = tuple(
+            Placement(model=m.id, x=m.x, y=m.y, z=m.z, moved=0.0) for m in move.unit.models
+        )
+        objective, bound = {}, {}
+        if status == Status.INFEASIBLE:
+            proof = impossibility(scenario, tried)
+    return Result(
+        scenario=scenario.name,
+        ruleset=scenario.ruleset,
+        action=ResultAction.of(scenario.action, None),
+        status=status,
+        objective=objective,
+        bound=bound,
+        placements=placements,
+        proof=proof,
+        stats={
+            "seconds": round(time.perf_counter() - t0, 3),
+            "candidates": len(best.c),
+            "bound_scope": "candidates",
+            "stages": [s.__dict__ for s in state.stages],
+            "mode": best.selection.mode.value,
+            "selected": list(best.selection.targets)
+            or ([best.selection.marker.id] if best.selection.marker else []),
+            "selections_tried": [a.selection.words for a in tried],
+        },
+    )
+
+
+def impossibility(scenario: Scenario, tried: list[Attempt]) -> str:
+    """Why no selection has a legal placement, in words."""
+    rules = scenario.rules
+    unit = scenario.acting_unit
+    k = rules.coherency_neighbours(len(unit.models))
+    after = {
+        Mode.PILE_IN: "the unit ends engaged",
+        Mode.ONGOING: "every model that started engaged with an enemy unit stays engaged with it",
+        Mode.ENGAGING: "the unit ends engaged with every selected unit",
+        Mode.OBJECTIVE: "a model ends within range of the objective",
+    }
+    ways = "; ".join(f"{a.selection.words}: {after[a.selection.mode]}" for a in tried)
+    return (
+        f"No placement on the solver's candidate positions keeps unit {unit.id!r} in coherency "
+        f'(each model within {rules.coherency_range_in:g}" of {k} other model'
+        f"{'s' if k != 1 else ''}) while each model that moves goes at most "
+        f'{tried[0].move.limit_in:g}", ends closer to its goal and keeps every enemy unit it '
+        f"started engaged with, and ({ways}). So this move cannot be made and no model moves."
+    )
