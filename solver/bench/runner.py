@@ -113,7 +113,8 @@ def run_task(task: Task) -> Outcome:
     out["bound_terms"] = dict(result.bound)
     if not blocks and scenario.rules.charge_targets_after_roll and result.objective:
         out["headline"] = headline = next(iter(result.objective))
-        out["base_contact"] = result.objective[headline]
+        value = result.objective[headline]
+        out["base_contact"] = int(value) if float(value).is_integer() else value
         out["bound"] = result.bound.get(headline)
     if blocks:
         out["base_contact"] = models_in_contact(result.objective)
