@@ -100,7 +100,7 @@ LAYOUTS: dict[str, Layout] = {
         "gap 4.74 in: base contact on 5 (4.74 <= 5)",
         [unit("A", "attacker", [(10.0, 10.0)]), unit("B", "defender", [(10.0, ENEMY_Y)])],
         action("charge", 'targets = ["B"]', "roll = 5"),
-        {"within_1in": 1, "engaged": 1},
+        {"within_1": 1, "engaged": 1},
     ),
     "c02-open-ten.toml": Layout(
         "forty-k-11e-v1 c02: ten marines in two ranks charge five on open ground, roll 5",
@@ -112,20 +112,21 @@ LAYOUTS: dict[str, Layout] = {
             unit("B", "defender", row(10.0, ENEMY_Y, 5)),
         ],
         action("charge", 'targets = ["B"]', "roll = 5"),
-        {"within_1in": 5, "engaged": 10},
+        {"within_1": 5, "engaged": 10},
     ),
     "c03-ruin-footprint.toml": Layout(
-        "forty-k-11e-v1 c03: five marines charge five inside a ruin footprint, roll 5",
+        "forty-k-11e-v1 c03: ten marines charge five inside a ruin, through its wall, roll 6",
         "optimal",
-        "the ruin's front wall leaves 1.245 in before the enemy (a base is 1.26 in): within 1 in "
-        "needs 5.755 in > 5 through the wall; in front of the wall all 5 engage (3.74 in)",
+        "no base ends in the wall (y 13.245 to 14.755 for a centre): the front rank ends behind "
+        "it within 1 in (4.755 in); the rear rank would engage from y 13.74 but the wall pushes "
+        "it to 14.755 (6.655 in > 6) or back to 13.245 (3.755 in from B): 5 and 5",
         [
-            area("ruin", "dense", (8.0, 14.875, 20.0, 22.0), 5.0, walls="[[[8, 15], [20, 15]]]"),
-            unit("A", "attacker", row(10.0, 10.0, 5)),
+            area("ruin", "dense", (8.0, 13.875, 20.0, 22.0), 5.0, walls="[[[8, 14], [20, 14]]]"),
+            unit("A", "attacker", row(10.0, 10.0, 5) + row(10.0, 8.1, 5)),
             unit("B", "defender", row(10.0, 17.0, 5)),
         ],
-        action("charge", 'targets = ["B"]', "roll = 5"),
-        {"within_1in": 0, "engaged": 5},
+        action("charge", 'targets = ["B"]', "roll = 6"),
+        {"within_1": 5, "engaged": 5},
     ),
     "c04-dense-monster-around.toml": Layout(
         "forty-k-11e-v1 c04: a monster (60mm) goes around a 5 in dense block, roll 11",
@@ -138,7 +139,7 @@ LAYOUTS: dict[str, Layout] = {
             unit("B", "defender", [(12.0, 16.5)]),
         ],
         action("charge", 'targets = ["B"]', "roll = 11"),
-        {"within_1in": 0, "engaged": 1},
+        {"within_1": 0, "engaged": 1},
     ),
     "c05-dense-infantry-through.toml": Layout(
         "forty-k-11e-v1 c05: the same charge by INFANTRY (60mm) straight through, roll 6",
@@ -151,7 +152,7 @@ LAYOUTS: dict[str, Layout] = {
             unit("B", "defender", [(12.0, 16.5)]),
         ],
         action("charge", 'targets = ["B"]', "roll = 6"),
-        {"within_1in": 1, "engaged": 1},
+        {"within_1": 1, "engaged": 1},
     ),
     "c06-choice-after-roll.toml": Layout(
         "forty-k-11e-v1 c06: the targets chosen after a roll of 7 (B, D; not C at 7.5 in)",
@@ -165,7 +166,7 @@ LAYOUTS: dict[str, Layout] = {
             unit("D", "defender", [(10.0 + 2 * R32_IN + 5.0, 13.0)]),
         ],
         action("charge", "roll = 7"),
-        {"within_1in": 1, "engaged": 1},
+        {"within_1": 1, "engaged": 1},
     ),
     "c07-horde-twenty.toml": Layout(
         "forty-k-11e-v1 c07: twenty boyz in four ranks charge five, roll 5",
@@ -181,15 +182,19 @@ LAYOUTS: dict[str, Layout] = {
             unit("B", "defender", row(10.0, ENEMY_Y, 5)),
         ],
         action("charge", 'targets = ["B"]', "roll = 5"),
-        {"within_1in": 5, "engaged": 10},
+        {"within_1": 5, "engaged": 10},
     ),
     "c08-within-1-not-contact.toml": Layout(
-        "forty-k-11e-v1 c08: a gap of 6.5 in on a roll of 6: within 1 in, never in contact",
+        "forty-k-11e-v1 c08: on a 4, A2 comes within 1 in of B but never into base contact",
         "optimal",
-        "within 1 in costs 5.5 in <= 6; base contact 6.5 in > 6 (and is no duty in 11th)",
-        [unit("A", "attacker", [(10.0, 10.0)]), unit("B", "defender", [(10.0, 17.76)])],
-        action("charge", 'targets = ["B"]', "roll = 6"),
-        {"within_1in": 1, "engaged": 1},
+        "B is 3.0 in from A1 (a target on a 4); A2 is 4.74 in from B: within 1 in costs 3.74 in "
+        "<= 4, base contact 4.74 in > 4 (and is no duty in 11th): 2 and 2",
+        [
+            unit("A", "attacker", [(10.0, 11.74), (11.9, 10.0)]),
+            unit("B", "defender", row(8.1, ENEMY_Y, 4)),
+        ],
+        action("charge", 'targets = ["B"]', "roll = 4"),
+        {"within_1": 2, "engaged": 2},
     ),
     "c09-nine-inch-coherency.toml": Layout(
         "forty-k-11e-v1 c09: ten marines charge B and C 22 in apart: the 9 in coherency forbids it",
@@ -273,7 +278,7 @@ LAYOUTS: dict[str, Layout] = {
             'charged_units = ["C"]',
             "roll = 7",
         ),
-        {"within_1in": 5, "engaged": 5},
+        {"within_1": 5, "engaged": 5},
     ),
     "h02-heroic-into-the-fray.toml": Layout(
         "forty-k-11e-v1 h02: Into the Fray on a 9, capped at 6: the rear rank only engages",
@@ -287,7 +292,7 @@ LAYOUTS: dict[str, Layout] = {
             unit("F", "attacker", row(10.0, 12.1 - 2 * R32_IN - 6.5, 5)),
         ],
         action("heroic-intervention", 'heroic_mode = "into-the-fray"', "roll = 9"),
-        {"within_1in": 5, "engaged": 10},
+        {"within_1": 5, "engaged": 10},
     ),
 }
 

@@ -333,7 +333,7 @@ def _objective(table: _Table) -> dict[str, float]:
     reach = table.scenario.rules.engagement_range_in
     ends = [table.ends[m.id] for m in table.actor.models]
     return {
-        "within_1in": sum(within_one(table, e) for e in ends),
+        "within_1": sum(within_one(table, e) for e in ends),
         "engaged": sum(table.nearest_target_gap(e) <= reach for e in ends),
         "movement_in": round(sum(table.moved.values()), DECIMALS),
     }

@@ -138,7 +138,7 @@ def _place(table: _Table, m: GameModel, rng: random.Random) -> bool:
 
 def _rank(result: Result) -> tuple[float, ...]:
     o = result.objective
-    return (o["within_1in"], o["engaged"], -o["movement_in"])
+    return (o["within_1"], o["engaged"], -o["movement_in"])
 
 
 def solve_random_11e(
@@ -226,8 +226,8 @@ def refutes(chargeopt: Result, found: Result) -> str | None:
         return "a legal answer where chargeopt proved the charge infeasible"
     if chargeopt.status != Status.OPTIMAL:
         return None
-    mine = tuple(found.objective.get(k, 0) for k in ("within_1in", "engaged"))
-    theirs = tuple(chargeopt.objective.get(k, 0) for k in ("within_1in", "engaged"))
+    mine = tuple(found.objective.get(k, 0) for k in ("within_1", "engaged"))
+    theirs = tuple(chargeopt.objective.get(k, 0) for k in ("within_1", "engaged"))
     if mine > theirs:
         return f"{mine} (within 1\", engaged) beats chargeopt's proven optimum {theirs}"
     return None

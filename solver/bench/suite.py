@@ -23,7 +23,7 @@ class SuiteLayout:
     """One layout of a suite: its file, and what is known (`known` is optimal, infeasible,
     open, or refused: the command refuses the file, e.g. a charge that cannot be declared;
     `base_contact` is the proven optimum when known is optimal, or `value` its objective
-    terms in their order of priority, e.g. 40k-11e's within_1in then engaged)."""
+    terms in their order of priority, e.g. 40k-11e's within_1 then engaged)."""
 
     file: str
     path: Path
@@ -118,7 +118,7 @@ def _value(where: str, value: object) -> tuple[tuple[str, int], ...]:
     ):
         raise ChargeoptError(
             f"{where}.value: give the optimum's terms as whole counts, "
-            "e.g. value = { within_1in = 5, engaged = 10 }"
+            "e.g. value = { within_1 = 5, engaged = 10 }"
         )
     return tuple((str(k), int(v)) for k, v in value.items())
 
