@@ -169,17 +169,41 @@ def _collect(tasks: list[Task], index: int, result: Callable[[], Outcome]) -> Ou
 
 def run_local(tasks: list[Task], workers: int, progress: Progress) -> list[Outcome]:
     """Run the tasks on a local process pool, each in a fresh process forked from a server
-    that has imported chargeopt already (so no task inherits another's caches)."""
+    that has imported chargeopt already (so no task inherits another's caches). A worker that
+    dies (a native crash) breaks the pool and every task still in it: those run again, each
+    alone, so only the task that kills its worker is a failure."""
+    results: list[Outcome | None] = [None] * len(tasks)
+    broken = _run_pool(tasks, list(range(len(tasks))), workers, results, progress, retry=True)
+    for i in broken:
+        _run_pool(tasks, [i], 1, results, progress, retry=False)
+    return [r for r in results if r is not None]
+
+
+def _run_pool(
+    tasks: list[Task],
+    indices: list[int],
+    workers: int,
+    results: list[Outcome | None],
+    progress: Progress,
+    *,
+    retry: bool,
+) -> list[int]:
+    """Run tasks[indices] on one pool; the indices lost to a broken pool when `retry`."""
+    from concurrent.futures.process import BrokenProcessPool
+
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["chargeopt.solver.bench.methods", "chargeopt.geometry.checker"])
-    results: list[Outcome | None] = [None] * len(tasks)
+    broken: list[int] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, max_tasks_per_child=1) as pool:
-        futures = {pool.submit(run_task, t): i for i, t in enumerate(tasks)}
+        futures = {pool.submit(run_task, tasks[i]): i for i in indices}
         for future in as_completed(futures):
             i = futures[future]
+            if retry and isinstance(future.exception(), BrokenProcessPool):
+                broken.append(i)
+                continue
             results[i] = outcome = _collect(tasks, i, future.result)
             progress(outcome)
-    return [r for r in results if r is not None]
+    return sorted(broken)
 
 
 def run_dask(tasks: list[Task], address: Any, progress: Progress) -> list[Outcome]:
