@@ -9,13 +9,21 @@ import time
 from dataclasses import dataclass, field, replace
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
-from chargeopt.models import Placement, Result, ResultAction, Scenario, Status
+from chargeopt.models import (
+    IneligibleMoveError,
+    Placement,
+    Result,
+    ResultAction,
+    Scenario,
+    Status,
+)
 from chargeopt.solver.bounds.proofs import charge_impossibility
 from chargeopt.solver.core import clock
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
 from chargeopt.solver.core.polish import poses_of
 from chargeopt.solver.forty_k.placements import placements_at, stay_put
 from chargeopt.solver.forty_k_11e.placing import Placing, candidates_11e, place
+from chargeopt.solver.forty_k_11e.proofs import span_impossibility
 from chargeopt.solver.forty_k_11e.targets import least_roll, target_sets
 from chargeopt.solver.options import SolveOptions
 
@@ -74,6 +82,13 @@ def solve_charge_11e(scenario: Scenario, options: SolveOptions) -> Result:
     dice = scenario.rules.charge_dice
     roll = options.roll if options.roll is not None else scenario.action.roll
     sets, gaps = target_sets(scenario, roll)
+    engaged = [u for u, gap in gaps.items() if gap <= scenario.rules.engagement_range_in]
+    if engaged:
+        raise IneligibleMoveError(
+            f"unit {scenario.action.unit!r} cannot declare a charge: it is engaged with "
+            f'{", ".join(engaged)} (within {scenario.rules.engagement_range_in:g}"; '
+            f'{gaps[engaged[0]]:.2f}" away edge to edge)'
+        )
     end = clock.now() + options.time_limit_s
     answers: list[SetAnswer] = []
     for k, targets in enumerate(sets):
@@ -228,7 +243,7 @@ def _at_roll(
 ) -> SetAnswer:
     """The set solved at one roll: a placement, a proof, or neither (unknown)."""
     ceiling = straight_line_ceiling(sub, roll)
-    reason = charge_impossibility(sub, battlefield, roll)
+    reason = span_impossibility(sub) or charge_impossibility(sub, battlefield, roll)
     if reason is not None:
         return SetAnswer(targets, roll, Status.INFEASIBLE, proof=reason, straight_line=ceiling)
     c = candidates_11e(sub, battlefield, roll, options)
