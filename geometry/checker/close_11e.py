@@ -23,7 +23,8 @@ Rules and readings:
 - After: pile in, the unit is engaged; pile in and ongoing, every model that started engaged
   with an enemy unit is engaged with that unit; engaging, the unit is engaged with every
   selected unit; objective, a model is within range. The unit ends in coherency (2" chain and
-  the 9" span)."""
+  the 9" span) and clear of the terrain it may not end in (`charge_11e`'s span and terrain
+  rules)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from itertools import combinations
 
 import numpy as np
 
+from chargeopt.geometry.checker.charge_11e import span_violations, terrain_violations
 from chargeopt.geometry.checker.claims import claim_violations
 from chargeopt.geometry.checker.coherency import coherency_violations
 from chargeopt.geometry.checker.move import ROLL_SLACK_IN, turning_in
@@ -62,13 +64,8 @@ WITNESS_TRIALS = 16
 """Most witness spots per model judged in full (nearest first)."""
 CLEAR_IN = 0.02
 """A witness spot keeps this far from every base and inside the move."""
-CLOSE_11E_KINDS = (
-    "left_engagement",
-    "not_engaged_with_selected",
-    "could_end_engaged",
-    "could_end_in_range",
-    "coherency_span",
-)
+CLOSE_11E_KINDS = ("left_engagement", "not_engaged_with_selected", "could_end_in_range")
+"""Beside the charge's (`charge_11e`: coherency_span, could_end_engaged, terrain)."""
 Legal = Callable[[MoveState], bool]
 """The judge's checks of where models end (board, terrain, surfaces, overlaps) on a trial."""
 
@@ -97,7 +94,8 @@ def close_11e_violations(
     """Every 11th-edition rule the pile in or consolidation breaks; `skip`: models whose end is
     already illegal (their move is measured in a straight line); `placed_legally` judges a
     witness's trial placement (None: no witnesses, used inside a witness)."""
-    common = [*_lengths(move, set(skip)), *coherency_violations(move), *_span(move)]
+    common = [*_lengths(move, set(skip)), *coherency_violations(move), *span_violations(move)]
+    common += list(terrain_violations(move))
     common += list(claim_violations(move))
     if not any(move.moved(mid) for mid in move.ids):
         return common
@@ -425,24 +423,6 @@ def _lengths(move: MoveState, skip: set[str]) -> Iterable[Violation]:
             )
 
 
-def _span(move: MoveState) -> Iterable[Violation]:
-    """coherency_span: two models more than 9" apart horizontally (edge to edge)."""
-    span = move.rules.coherency_unit_span_in
-    if span is None or len(move.ids) < 2:
-        return
-    gaps = edge_distances(move.end_bases, move.end_bases)
-    far = np.triu(gaps > span + RANGE_SLACK_IN, k=1)
-    for i, j in zip(*np.nonzero(far), strict=True):
-        yield Violation(
-            kind="coherency_span",
-            models=(move.ids[i], move.ids[j]),
-            distance_in=float(gaps[i, j]),
-            limit_in=span,
-            message=f"models {move.ids[i]!r} and {move.ids[j]!r} end "
-            f'{gaps[i, j]:.2f}" apart, more than the {span:g}" every pair must keep',
-        )
-
-
 def _witness(
     move: MoveState, selection: Selection, i: int, legal: Legal, goal: Callable[[MoveState], bool]
 ) -> Placement | None:
@@ -474,7 +454,8 @@ def _witness(
             legal(trial)
             and not list(_lengths(trial, set()))
             and not list(coherency_violations(trial))
-            and not list(_span(trial))
+            and not list(span_violations(trial))
+            and not list(terrain_violations(trial))
             and not selection_violations(trial, selection, None)
         ):
             return placement

@@ -46,6 +46,7 @@ from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS, close_move_
 from chargeopt.geometry.checker.close_state import close_move_state
 from chargeopt.geometry.checker.coherency import coherency_violations
 from chargeopt.geometry.checker.fall_back import FALL_BACK_KINDS, check_fall_back
+from chargeopt.geometry.checker.heroic_11e import HEROIC_11E_KINDS, heroic_11e_rules
 from chargeopt.geometry.checker.move import move_violations
 from chargeopt.geometry.checker.tokens import TOKEN_KINDS, with_tokens
 from chargeopt.geometry.checker.tokens_close import CLOSE_TOKEN_KINDS, close_token_violations
@@ -97,6 +98,7 @@ VIOLATION_KINDS = (
     *CLOSE_TOKEN_KINDS,
     *CLOSE_MOVE_KINDS,
     *CLOSE_11E_KINDS,
+    *HEROIC_11E_KINDS,
     *FALL_BACK_KINDS,
     *ASSAULT_4E_KINDS,
     *CHARGE_11E_KINDS,
@@ -132,6 +134,17 @@ def check_placement(
         )
     if scenario.rules.edition == ASSAULT_4E:
         return _check_assault_4e(scenario, placements, battlefield, precision_in, order)
+    if scenario.rules.edition == ELEVENTH and action.kind == ActionKind.HEROIC_INTERVENTION:
+        field = battlefield or Battlefield.from_scenario(scenario)
+        found, charge, charge_roll = heroic_11e_rules(scenario, placements, roll, field)
+        return found + check_placement(
+            charge,
+            placements,
+            roll=charge_roll,
+            battlefield=field,
+            file=file,
+            precision_in=precision_in,
+        )
     if action.kind != ActionKind.CHARGE:
         return _check_close_move(scenario, placements, battlefield, token_witnesses, precision_in)
     roll = action.roll if roll is None else roll

@@ -18,8 +18,10 @@ from functools import cached_property
 from itertools import combinations
 
 import numpy as np
+import shapely
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
+from chargeopt.geometry.terrain_11e import no_end_zones
 from chargeopt.models import (
     ActionKind,
     GameModel,
@@ -45,6 +47,10 @@ CONSOLIDATION_REACH_IN = 3.0
 MOST_SUBSETS_OF = 4
 """Without `targets`, every non-empty set of up to this many eligible enemy units is tried;
 with more eligible units, each alone and all of them."""
+
+
+BAND_GAPS_IN = (0.5, 1.0, 1.5, 1.9)
+BAND_STEP_DEG = 10.0
 
 
 class Mode(StrEnum):
@@ -158,11 +164,42 @@ class CloseMove11e(CloseMove):
 
         return rule
 
+    def candidates(self, options: SolveOptions, goal: Goal) -> cand.Candidates:
+        """The 10th edition's close-move candidates less the ends the 11th edition forbids
+        (through a wall of an area, inside an enclosed solid block: `no_end_zones`); every
+        model's start stays."""
+        c = super().candidates(options, goal)
+        zones = no_end_zones(self.rules, self.battlefield)
+        if not zones or not len(c):
+            return c
+        bad = np.zeros(len(c), bool)
+        for bi, base in enumerate(c.base_keys):
+            idx = np.flatnonzero(c.base_of == bi)
+            shapes = np.array(
+                [
+                    Footprint(base, float(c.x[i]), float(c.y[i]), 0.0, float(c.facing[i])).polygon
+                    for i in idx
+                ],
+                dtype=object,
+            )
+            for zone in zones:
+                bad[idx] |= shapely.intersects(shapes, zone.shape.buffer(MARGIN_IN))
+        bad[list(self.start_spots(c).values())] = False
+        for lengths in c.reach.values():
+            lengths[bad] = np.inf
+        return c
+
     def extra_points(self, options: SolveOptions, goal: Goal) -> cand.ExtraPoints:
         """The 10th edition's extra poses toward enemies; toward an objective, centres on
         three circles about the marker (its centre, half way, the rim of the range)."""
         if goal.marker is None:
-            return super().extra_points(options, goal)
+            tenth = super().extra_points(options, goal)
+            selected = [self.enemies[j] for j in self.target_cols]
+
+            def engaging(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
+                return np.vstack([tenth(base, facing, targets), _bands(base, selected)])
+
+            return engaging
         marker = goal.marker
 
         def extra(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
@@ -179,6 +216,29 @@ class CloseMove11e(CloseMove):
             return np.array(rows, dtype=float)
 
         return extra
+
+
+def _bands(base: object, selected: list[Footprint]) -> np.ndarray:
+    """Centres at `BAND_GAPS_IN` from each selected enemy model, every `BAND_STEP_DEG`: spots
+    engaged with it across the whole 2" band, not only at its edges."""
+    if not isinstance(base, RoundBase):
+        return np.empty((0, 5))
+    angles = np.radians(np.arange(0.0, 360.0, BAND_STEP_DEG))
+    rows = [
+        np.column_stack(
+            (
+                e.x + (e.radius_in + base.radius_in + gap) * np.cos(angles),
+                e.y + (e.radius_in + base.radius_in + gap) * np.sin(angles),
+                np.full(len(angles), e.z),
+                np.full(len(angles), -1.0),
+                angles,
+            )
+        )
+        for e in selected
+        if e.is_round
+        for gap in BAND_GAPS_IN
+    ]
+    return np.vstack(rows) if rows else np.empty((0, 5))
 
 
 def unit_gaps(scenario: Scenario) -> dict[str, float]:

@@ -148,12 +148,12 @@ def test_the_checker_refuses_a_chain_longer_than_9_inches() -> None:
 
 
 def test_other_moves_are_refused_under_11e() -> None:
-    """Pile in is not built for the 11th edition: refused, never solved with 10th rules."""
+    """Fall back is not built for the 11th edition: refused, never solved with 10th rules."""
     scenario = make_scenario(
         [(10.0, 15.0)],
         {"B": [(10.0 + D + 1.0, 15.0)]},
         ruleset="40k-11e",
-        action={"kind": "pile-in", "unit": "A", "charged": True},
+        action={"kind": "fall-back", "unit": "A", "table_edge": "bottom", "roll": 7},
     )
     with pytest.raises(UnsupportedMove, match="40k-11e"):
         solver_for(scenario)
