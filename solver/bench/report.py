@@ -347,6 +347,15 @@ def report_markdown(record: dict[str, Any], plots: dict[str, str] | None = None)
         "same connectivity cuts; CP-SAT runs "
         f"{s.get('solver_workers', 2)} worker(s), HiGHS 1 thread (its branch and bound "
         "is serial)",
+        *(
+            [
+                "- 40k-11e: the base contact column (and the scores) hold each answer's first "
+                "objective term, named: within_1 for a charge, engaged_closest or on_objective "
+                "for a pile in or consolidation"
+            ]
+            if any(r.get("headline") for r in record["runs"])
+            else []
+        ),
         "",
         "## Per layout and method",
         "",

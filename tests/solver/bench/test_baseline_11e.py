@@ -37,12 +37,15 @@ def _load(stem: str):
         ("c05", 1, 1),
         ("c07", 5, 10),
         ("c08", 2, 2),
+        ("h01", 5, 5),
+        ("h02", 5, 10),
     ],
 )
 def test_baseline_meets_the_hand_optimum_and_the_checker(
     stem: str, within_1: int, engaged: int
 ) -> None:
-    """On these layouts the snap charge reaches the optimum README.md works out, legally."""
+    """On these layouts the snap charge (or intervention) reaches the optimum README.md works
+    out, legally."""
     scenario = _load(stem)
     result = solve_baseline_11e(scenario, scenario.action.roll)
     assert result.status == Status.FEASIBLE
