@@ -34,6 +34,7 @@ from chargeopt.solver.bench.assault_baseline import solve_literal_charge
 from chargeopt.solver.bench.assault_random_greedy import solve_random_greedy
 from chargeopt.solver.bench.baseline import solve_greedy
 from chargeopt.solver.bench.baseline_11e import solve_baseline_11e
+from chargeopt.solver.bench.baseline_close_11e import solve_baseline_close_11e
 from chargeopt.solver.bench.block_baseline import solve_straight_in
 from chargeopt.solver.bench.charge_11e_random import solve_random_11e
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
@@ -123,8 +124,13 @@ def random_greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int)
 
 
 def baseline_11e(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
-    """40k-11e charges and heroic interventions as the public engines make them."""
+    """40k-11e moves as the public engines make them: charges and heroic interventions
+    snapped to their targets, pile ins and consolidations by their auto pile-in."""
     _forty_k_only(scenario, "baseline-11e")
+    if scenario.action.kind in (ActionKind.PILE_IN, ActionKind.CONSOLIDATE):
+        if not scenario.rules.charge_targets_after_roll:
+            raise UnsupportedRuleError("the baseline-11e method moves under 40k-11e only")
+        return solve_baseline_close_11e(scenario)
     return solve_baseline_11e(scenario, roll)
 
 

@@ -15,6 +15,7 @@ from chargeopt.solver.bench.baseline_11e import (
     effective_roll,
     solve_baseline_11e,
 )
+from chargeopt.solver.bench.baseline_close_11e import solve_baseline_close_11e
 from chargeopt.solver.bench.charge_11e_random import eligible_targets, refutes, solve_random_11e
 from chargeopt.solver.bench.methods import METHODS
 
@@ -85,6 +86,28 @@ def test_baseline_refuses_close_moves() -> None:
     with pytest.raises(UnsupportedRuleError, match="charges"):
         solve_baseline_11e(_load("p01"), None)
     assert "baseline-11e" in METHODS
+
+
+@pytest.mark.parametrize(
+    ("stem", "mode", "term", "count"),
+    [
+        ("p01", "pile-in", "engaged_closest", 4),
+        ("o01", "ongoing", "engaged_closest", 3),
+        ("o02", "engaging", "engaged_closest", 3),
+        ("o03", "objective", "on_objective", 2),
+    ],
+)
+def test_auto_pile_in_baseline(stem: str, mode: str, term: str, count: int) -> None:
+    """The engines' auto pile in: the first mode the rules name, base-contact models left
+    standing, legal answers; on o03 its nearest spots leave A3 off the marker (2 of 3)."""
+    scenario = _load(stem)
+    result = solve_baseline_close_11e(scenario)
+    assert result.stats["mode"] == mode and result.objective[term] == count
+    assert check_placement(scenario, result.placements) == []
+    start = {m.id: (m.x, m.y) for m in scenario.acting_unit.models}
+    for p in result.placements:
+        if (p.model in {"A1", "A2"} and stem == "p01") or (p.model == "A1" and stem == "o01"):
+            assert (p.x, p.y, p.moved) == (*start[p.model], 0.0)
 
 
 def test_random_greedy_never_beats_the_hand_optimum() -> None:
