@@ -53,6 +53,8 @@ INTO_THE_FRAY_CAP = 6
 CHARGE_REACH_IN = 12.0
 """A target is within 12" of the charging unit."""
 DECIMALS = 3
+R32_IN = 32 / 25.4 / 2
+"""A 32mm base's radius (0.630")."""
 
 
 @dataclass(frozen=True)

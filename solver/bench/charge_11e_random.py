@@ -39,6 +39,7 @@ from chargeopt.solver.bench.baseline_11e import (
     DECIMALS,
     ENGAGED_GAPS_IN,
     INTO_THE_FRAY_CAP,
+    R32_IN,
     ROLL_KEPT_IN,
     SNAP_GAPS_IN,
     _heroic_mode,
@@ -302,32 +303,118 @@ def shorter_move(chargeopt: Result, found: Result) -> float:
     return max(0.0, chargeopt.objective["movement_in"] - found.objective["movement_in"])
 
 
+def generated(count: int, seed: int) -> list[tuple[str, Scenario]]:
+    """Seeded random 11e charges: one to six marines (or a 60mm MONSTER) 2.5 to 8" from one to
+    five enemy marines, a roll that lets them be targets, every third with an enclosed 5"
+    dense block part way between and every fourth with a second enemy unit beside the first."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        monster = i % 5 == 4
+        n = 1 if monster else rng.randint(1, 6)
+        gap = rng.uniform(2.5, 8.0)
+        a_y, r_a = 8.0, (60 / 25.4 / 2 if monster else R32_IN)
+        b_y = a_y + r_a + R32_IN + gap
+        mine = [
+            {"id": f"A{k + 1}", "x": 12.0 + 1.9 * (k % 3), "y": a_y - 1.9 * (k // 3)}
+            for k in range(n)
+        ]
+        width = rng.randint(1, 5)
+        x0 = rng.uniform(9.0, 15.0)
+        theirs = [{"id": f"B{k + 1}", "x": x0 + 1.9 * k, "y": b_y} for k in range(width)]
+        units = [
+            {
+                "id": "A",
+                "owner": "attacker",
+                "keywords": ["MONSTER" if monster else "INFANTRY"],
+                "base": "60mm" if monster else "32mm",
+                "models": mine,
+            },
+            {
+                "id": "B",
+                "owner": "defender",
+                "keywords": ["INFANTRY"],
+                "base": "32mm",
+                "models": theirs,
+            },
+        ]
+        if i % 4 == 3:
+            cx = x0 + 1.9 * width + rng.uniform(1.5, 4.0)
+            units.append(
+                {
+                    "id": "C",
+                    "owner": "defender",
+                    "keywords": ["INFANTRY"],
+                    "base": "32mm",
+                    "models": [{"id": "C1", "x": cx, "y": b_y}],
+                }
+            )
+        terrain = []
+        if i % 3 == 2 and gap > 4.0:
+            y0 = a_y + r_a + 1.0
+            terrain.append(
+                {
+                    "id": "block",
+                    "kind": "dense",
+                    "height_in": 5.0,
+                    "enclosed": True,
+                    "path": [[11.0, y0], [14.0, y0], [14.0, y0 + 1.0], [11.0, y0 + 1.0]],
+                }
+            )
+        nearest = min(
+            math.hypot(a["x"] - b["x"], a["y"] - b["y"]) - r_a - R32_IN
+            for a in mine
+            for b in theirs
+        )
+        roll = rng.randint(max(2, math.ceil(nearest)), 12)
+        name = f"sampled-{i}"
+        doc = {
+            "format": 1,
+            "name": name,
+            "ruleset": "40k-11e",
+            "board": {"width": 44.0, "height": 30.0},
+            "terrain": terrain,
+            "units": units,
+            "action": {"kind": "charge", "unit": "A", "roll": roll},
+        }
+        out.append((name, Scenario.model_validate(doc)))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the random greedy against chargeopt on each scenario; exit 1 on a refutation."""
+    """Run the random greedy against chargeopt on each scenario (or on `--generated N`
+    seeded charges); exit 1 on a refutation."""
     from chargeopt.solver import load_scenario
     from chargeopt.solver.api import solve
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenarios", nargs="+")
+    parser.add_argument("scenarios", nargs="*")
+    parser.add_argument("--generated", type=int, default=0)
     parser.add_argument("--restarts", type=int, default=RESTARTS)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--time-limit", type=float, default=20.0)
     args = parser.parse_args(argv)
-    bad = 0
-    for path in args.scenarios:
-        scenario = load_scenario(path)
+    cases = [(p, load_scenario(p)) for p in args.scenarios]
+    cases += generated(args.generated, args.seed)
+    bad = shorter = 0
+    statuses: dict[str, int] = {}
+    for path, scenario in cases:
         roll = scenario.action.roll
         found = solve_random_11e(scenario, roll, restarts=args.restarts, seed=args.seed)
         try:
-            theirs = solve(scenario, roll=roll)
+            theirs = solve(scenario, roll=roll, time_limit=args.time_limit)
         except ChargeoptError as exc:
             print(
                 f"{path}: chargeopt refuses ({str(exc).splitlines()[0]}); random "
                 f"{found.status.value} {dict(found.objective)}"
             )
+            statuses["refused"] = statuses.get("refused", 0) + 1
             continue
+        statuses[theirs.status.value] = statuses.get(theirs.status.value, 0) + 1
         why = refutes(theirs, found)
         bad += why is not None
         less = shorter_move(theirs, found)
+        shorter += less > 0.05
         print(
             f"{path}: chargeopt {theirs.status.value} {dict(theirs.objective)}; random "
             f"{found.status.value} {dict(found.objective)} ({found.stats.get('complete')} "
@@ -335,6 +422,7 @@ def main(argv: list[str] | None = None) -> int:
             f" refused){'; REFUTED: ' + why if why else ''}"
             f"{f'; moves {less:.2f} in less' if less > 0.05 else ''}"
         )
+    print(f"{len(cases)} charges: chargeopt {statuses}; {bad} refuted; {shorter} moved less")
     return 1 if bad else 0
 
 

@@ -16,7 +16,12 @@ from chargeopt.solver.bench.baseline_11e import (
     solve_baseline_11e,
 )
 from chargeopt.solver.bench.baseline_close_11e import solve_baseline_close_11e
-from chargeopt.solver.bench.charge_11e_random import eligible_targets, refutes, solve_random_11e
+from chargeopt.solver.bench.charge_11e_random import (
+    eligible_targets,
+    generated,
+    refutes,
+    solve_random_11e,
+)
 from chargeopt.solver.bench.methods import METHODS
 
 SUITE = Path(__file__).resolve().parents[3] / "benchmarks" / "forty-k-11e-v1"
@@ -136,3 +141,14 @@ def test_refutes_names_a_better_legal_answer() -> None:
     assert refutes(result(Status.OPTIMAL, 5, 10), found) is None
     assert refutes(result(Status.FEASIBLE, 4, 9), found) is None
     assert "infeasible" in (refutes(result(Status.INFEASIBLE, 0, 0), found) or "")
+
+
+def test_generated_charges_are_seeded_and_their_target_is_within_the_roll() -> None:
+    """The sampled charges the random greedy is run on: the same for a seed, B a legal
+    target on each roll, a monster every fifth, a dense block or a second unit in some."""
+    first, again = generated(12, 3), generated(12, 3)
+    assert [s for _, s in first] == [s for _, s in again]
+    for _, scenario in first:
+        assert "B" in eligible_targets(scenario, scenario.action.roll)
+    assert any(s.terrain for _, s in first) and any(len(s.units) == 3 for _, s in first)
+    assert "MONSTER" in first[4][1].acting_unit.keywords
