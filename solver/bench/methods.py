@@ -4,7 +4,7 @@ time limit, seed) returning a Result that the runner re-checks itself:
 - chargeopt: the normal charge solve (CP-SAT), without the roll table;
 - greedy: the greedy baseline at the roll (40k-assault-4e: `assault_baseline.py`);
 - random-greedy: 40k-assault-4e charges by a randomised greedy with restarts
-  (`assault_random_greedy.py`), 40k-11e charges by another (`charge_11e_random.py`);
+  (`assault_random_greedy.py`), 40k-11e charges by another (`random_11e.py`);
 - baseline-11e: the 40k-11e charge (and heroic intervention) as the public engines make it,
   snap to the nearest free spot 0/0.25/0.5/0.9" from a target, then a within-1" repair
   (`baseline_11e.py`);
@@ -36,7 +36,7 @@ from chargeopt.solver.bench.baseline import solve_greedy
 from chargeopt.solver.bench.baseline_11e import solve_baseline_11e
 from chargeopt.solver.bench.baseline_close_11e import solve_baseline_close_11e
 from chargeopt.solver.bench.block_baseline import solve_straight_in
-from chargeopt.solver.bench.charge_11e_random import solve_random_11e
+from chargeopt.solver.bench.random_11e import solve_random_11e
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
 from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.highs import solve_with_highs
@@ -112,7 +112,7 @@ def greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Res
 def random_greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
     """40k-assault-4e charges: the seed's charge by random orders and spots, restarted, the
     best kept (`assault_random_greedy.py`); 40k-11e charges and heroic interventions: random
-    targets, orders and spots, restarted, the best legal kept (`charge_11e_random.py`)."""
+    targets, orders and spots, restarted, the best legal kept (`random_11e.py`)."""
     _forty_k_only(scenario, "random-greedy")
     if scenario.rules.charge_targets_after_roll:
         return solve_random_11e(scenario, roll, seed=seed, time_limit_s=time_limit_s)

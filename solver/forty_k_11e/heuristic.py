@@ -1,6 +1,7 @@
 """A quick legal placement over the candidates for the 11th-edition charge: models nearest the
-targets first, each on the best free spot beside a placed mate (within 1" of a target, else
-engaged, else nearest the targets, then the shortest move), within the 9" span of every
+targets first, each on the best free spot beside a placed mate (engaging the most targets not
+yet engaged, then within 1" of a target, else engaged, else nearest the targets, then the
+shortest move), within the 9" span of every
 placed mate; a few seeded restarts. Used as CP-SAT's incumbent, and as the answer when it
 meets the ceilings (then nothing better exists)."""
 
@@ -77,7 +78,9 @@ def _one_pass(c, scenario, roll, order, near, engaged, target_gap, first_best: i
         idx = np.flatnonzero(ok)
         if not len(idx):
             return None
-        score = np.lexsort((lengths[idx], target_gap[idx], ~engaged[idx], ~near[idx]))
+        covered = {t for q in taken.values() for t in c.engaged[q]}
+        fresh = np.array([len(c.engaged[q] - covered) for q in idx])
+        score = np.lexsort((lengths[idx], target_gap[idx], ~engaged[idx], ~near[idx], -fresh))
         p = int(idx[score[0]])
         taken[m.id] = p
         blocked[p] = True

@@ -61,7 +61,7 @@ def candidates_11e(
     a wall or an enclosed block."""
 
     def rings(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
-        rows = []
+        rows = [_sliver_spots(scenario, base, targets, roll)]
         angles = 2 * np.pi * np.arange(DUTY_ANGLES) / DUTY_ANGLES
         for t in targets:
             if t.z > 1e-6:
@@ -89,6 +89,50 @@ def candidates_11e(
         for lengths in c.reach.values():
             lengths[bad] = np.inf
     return c
+
+
+SLIVER_EPSILON_IN = 1e-4
+"""How far inside the margins a sliver spot stands (more than the written grid's rounding)."""
+SLIVER_GAPS_IN = (1.0 - MARGIN_IN - SLIVER_EPSILON_IN, 2.0 - MARGIN_IN - SLIVER_EPSILON_IN)
+"""Where a model's reach only just meets a target's 1" or 2" band: spots on the band's edge,
+just inside the candidates' margin."""
+
+
+def _sliver_spots(
+    scenario: Scenario, base: object, targets: list[Footprint], roll: int
+) -> np.ndarray:
+    """For each model on `base` and each target model: the farthest spot straight toward it,
+    and where the circle of the roll around the model's start meets the target's 1" and 2"
+    bands (the corners of the sliver a barely reaching model can use)."""
+    unit = scenario.acting_unit
+    rows = []
+    reach = roll - ROLL_MARGIN_IN - SLIVER_EPSILON_IN
+    for m in unit.models:
+        if unit.base_of(m) != base:
+            continue
+        for t in targets:
+            dx, dy = t.x - m.x, t.y - m.y
+            d = float(np.hypot(dx, dy))
+            if d < 1e-9:
+                continue
+            r_sum = t.radius_in + base.circumradius_in
+            step = min(reach, d - r_sum - 0.01)
+            if step > 0:
+                rows.append((m.x + dx / d * step, m.y + dy / d * step))
+            for gap in SLIVER_GAPS_IN:
+                r2 = r_sum + gap
+                if d > reach + r2 or d < abs(reach - r2):
+                    continue
+                a = (reach**2 - r2**2 + d**2) / (2 * d)
+                h = float(np.sqrt(max(0.0, reach**2 - a**2)))
+                px, py = m.x + dx / d * a, m.y + dy / d * a
+                rows.append((px - dy / d * h, py + dx / d * h))
+                rows.append((px + dy / d * h, py - dx / d * h))
+    if not rows:
+        return np.empty((0, 5))
+    xy = np.array(rows)
+    n = len(xy)
+    return np.column_stack((xy, np.zeros(n), np.full(n, -1.0), np.zeros(n)))
 
 
 def within_one(c: cand.Candidates, scenario: Scenario) -> np.ndarray:

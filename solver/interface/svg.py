@@ -19,6 +19,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
+from chargeopt.geometry.terrain_11e import wall_shapes
 from chargeopt.models import (
     ActionKind,
     HullBase,
@@ -70,6 +71,9 @@ STYLE = """
 .impassable{fill:#55504a;stroke:#2e2a26;stroke-width:1}
 .barricade{fill:#7a5a2b}
 .difficult{fill:#8fbf7f;fill-opacity:.45;stroke:#5f8f4f;stroke-dasharray:4 2}
+.dense{fill:#8a7352;fill-opacity:.45;stroke:#5a4a32;stroke-width:1.2}
+.light{fill:#c9b48e;fill-opacity:.35;stroke:#8a7352;stroke-width:1;stroke-dasharray:4 2}
+.exposed{fill:#d8d2b0;fill-opacity:.35;stroke:#a39a70;stroke-width:1;stroke-dasharray:2 3}
 .terrain-label{font-size:9px;fill:#5a4a32;text-anchor:middle}
 .attacker{fill:#2f6fb0;stroke:#173a60;stroke-width:1}
 .defender{fill:#c0392b;stroke:#5e1a13;stroke-width:1}
@@ -95,6 +99,9 @@ TERRAIN_CLASS = {
     TerrainKind.IMPASSABLE: ("impassable", "impassable"),
     TerrainKind.BARRICADE: ("barricade", "barricade"),
     TerrainKind.DIFFICULT: ("difficult", "difficult ground"),
+    TerrainKind.DENSE: ("dense", "dense terrain"),
+    TerrainKind.LIGHT: ("light", "light terrain"),
+    TerrainKind.EXPOSED: ("exposed", "exposed terrain"),
 }
 
 
@@ -141,6 +148,19 @@ def _terrain(battlefield: Battlefield) -> list[str]:
         if piece.kind == TerrainKind.FLOOR and piece.height:
             c = piece.shape.representative_point()
             out.append(_label(c.x, c.y, f'floor {piece.height:g}"', "terrain-label", 2.0))
+        if piece.terrain.height_in is not None:
+            out += _category_extras(piece)
+    return out
+
+
+def _category_extras(piece) -> list[str]:
+    """An 11th-edition area's walls (drawn as ruin walls) and its height."""
+    out = [
+        f'<path class="wall" d="{_path_data(shape)}"><title>{escape(piece.id)}: wall</title></path>'
+        for shape in wall_shapes(piece.terrain)
+    ]
+    c = piece.shape.representative_point()
+    out.append(_label(c.x, c.y, f'{piece.kind} {piece.terrain.height_in:g}"', "terrain-label", 2.0))
     return out
 
 

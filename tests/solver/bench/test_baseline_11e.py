@@ -16,7 +16,7 @@ from chargeopt.solver.bench.baseline_11e import (
     solve_baseline_11e,
 )
 from chargeopt.solver.bench.baseline_close_11e import solve_baseline_close_11e
-from chargeopt.solver.bench.charge_11e_random import (
+from chargeopt.solver.bench.random_11e import (
     eligible_targets,
     generated,
     refutes,
