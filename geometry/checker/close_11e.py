@@ -100,6 +100,13 @@ def close_11e_violations(
     if not any(move.moved(mid) for mid in move.ids):
         return common
     choices, refusal = selections(move)
+    if refusal is None and not choices:
+        refusal = _refuse(
+            move,
+            f"cannot select targets {list(move.scenario.action.targets)}: an engaged unit selects "
+            'every unit it is engaged with, else only units within 5" (pile in) or 3" '
+            "(engaging consolidation) can be selected",
+        )
     if refusal is not None:
         return [refusal, *common]
     best: list[Violation] | None = None
@@ -160,7 +167,7 @@ def selections(move: MoveState) -> tuple[list[Selection], Violation | None]:
     }
     if action.kind == ActionKind.PILE_IN:
         if engaged:
-            return [Selection("pile-in", tuple(engaged))], None
+            return _named_or([Selection("pile-in", tuple(engaged))], action.targets), None
         if not (action.charged or action.overrun):
             return [], _refuse(
                 move, "is unengaged, did not charge and makes no overrun fight: it cannot pile in"
@@ -174,7 +181,7 @@ def selections(move: MoveState) -> tuple[list[Selection], Violation | None]:
             )
         return [Selection("pile-in", s) for s in _subsets(near, action.targets)], None
     if engaged:
-        return [Selection("ongoing", tuple(engaged))], None
+        return _named_or([Selection("ongoing", tuple(engaged))], action.targets), None
     near = [u for u, g in gaps.items() if g <= CONSOLIDATION_REACH_IN + RANGE_SLACK_IN]
     if near:
         return [Selection("engaging", s) for s in _subsets(near, action.targets)], None
@@ -191,6 +198,13 @@ def selections(move: MoveState) -> tuple[list[Selection], Violation | None]:
         f'is unengaged with no enemy unit and no objective within {CONSOLIDATION_REACH_IN:g}"'
         ": it cannot consolidate",
     )
+
+
+def _named_or(forced: list[Selection], named: tuple[str, ...]) -> list[Selection]:
+    """The forced selection, unless the scenario names other targets (then none is possible)."""
+    if named and set(named) != set(forced[0].units):
+        return []
+    return forced
 
 
 def _subsets(eligible: list[str], named: tuple[str, ...]) -> list[tuple[str, ...]]:

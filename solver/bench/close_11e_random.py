@@ -110,8 +110,9 @@ def search(scenario: Scenario, seed: int = 0) -> tuple[tuple[int, int] | None, d
 
 
 def generated(n: int, seed: int) -> list[Scenario]:
-    """Seeded random 11e close moves: 1 to 6 models, one or two enemy units 0 to 5" away
-    (sometimes a model in base contact), a pile in or a consolidation, sometimes a marker."""
+    """Seeded random 11e close moves: 1 to 6 models, one or two enemy units 0 to 4.5" away
+    (sometimes a model in base contact; a quarter far away, with a marker near), a pile in or a
+    consolidation, sometimes across a dense or light area's wall."""
     rng = random.Random(seed)
     out = []
     while len(out) < n:
@@ -166,12 +167,30 @@ def generated(n: int, seed: int) -> list[Scenario]:
             )
         kind = "consolidate" if far else rng.choice(["pile-in", "consolidate"])
         action = {"kind": kind, "unit": "A", "charged": kind == "pile-in"}
+        terrain = []
+        if not far and rng.random() < 0.3:
+            wall_x = round(x0 + 1.7 + rng.uniform(0.8, 3.0), 2)
+            terrain.append(
+                {
+                    "id": "ruin",
+                    "kind": rng.choice(["dense", "light"]),
+                    "path": [
+                        [wall_x - 1, y0 - 2],
+                        [wall_x + 1, y0 - 2],
+                        [wall_x + 1, y0 + 3],
+                        [wall_x - 1, y0 + 3],
+                    ],
+                    "height_in": 5.0,
+                    "walls": [[[wall_x, y0 - 2], [wall_x, y0 + 3]]],
+                }
+            )
         doc = {
             "name": f"close-11e-{len(out)}",
             "ruleset": "40k-11e",
             "board": {"width": 30.0, "height": 24.0},
             "action": action,
             "units": units,
+            "terrain": terrain,
             "objectives": (
                 [
                     {

@@ -62,6 +62,7 @@ class Attempt:
         if self.state.assignment is None:
             return (-1.0,)
         values = {s.name: s.value for s in self.state.stages}
+        values.setdefault("engaged", values.get("engaged_closest", 0.0))
         moved = sum(self.c.reach[m][p] for m, p in self.state.assignment.items())
         return (*(values.get(n, 0.0) for n in PRIMARY), -moved)
 
@@ -90,7 +91,7 @@ def solve_selection(move: CloseMove11e, options: SolveOptions, deadline: float) 
     for m in move.unit.models:
         if m.id not in move.fixed:
             classes.setdefault(c.base_keys.index(move.unit.base_of(m)), []).append(m.id)
-    pm = assignment(c, move.limit_in, classes, symmetric=False)
+    pm = assignment(c, move.limit_in, classes, symmetric=not _own_goals(move))
     if pm is None:
         return Attempt(sel, move, SolveState(None, [], "INFEASIBLE"), c, starts)
     for mid in move.fixed:
@@ -121,6 +122,33 @@ def solve_selection(move: CloseMove11e, options: SolveOptions, deadline: float) 
     if state.assignment is not None:
         state.assignment = {**state.assignment, **{m: starts[m] for m in move.fixed}}
     return Attempt(sel, move, state, c, starts)
+
+
+def one_count(move: CloseMove11e) -> bool:
+    """Whether "engaged with its closest selected unit" and "engaged" count the same models:
+    toward the only enemy unit on the board (then the second stage is skipped, its value and
+    bound the first's)."""
+    return move.selection.mode != Mode.OBJECTIVE and len(move.scenario.enemies_of(move.unit)) == 1
+
+
+def _shared_goal(move: CloseMove11e) -> frozenset[str]:
+    """The closest selected units of the first model that may move (all share them unless
+    `_own_goals`)."""
+    movers = [i for i, m in enumerate(move.unit.models) if m.id not in move.fixed]
+    return move.closest_units(movers[0]) if movers else frozenset()
+
+
+def _own_goals(move: CloseMove11e) -> bool:
+    """Whether the models that may move have different closest selected units: then every
+    model gets its own variables (its engaged term is its own); otherwise models of one base
+    share spots (symmetry classes), the movement is each spot's least reach (as the 10th's),
+    and the models are matched to the spots by least movement afterwards."""
+    if move.selection.mode.value == "objective":
+        return False
+    goals = {
+        move.closest_units(i) for i, m in enumerate(move.unit.models) if m.id not in move.fixed
+    }
+    return len(goals) > 1
 
 
 def add_span(pm, c: cand.Candidates, live: list[int], move: CloseMove11e) -> None:
@@ -158,9 +186,14 @@ def _objectives(move: CloseMove11e, pm, c: cand.Candidates) -> list[Objective] |
         out.append(Objective("on_objective", cp_model.LinearExpr.Sum(spots), True))
     else:
         terms = []
-        for mid, xs in pm.x.items():
-            near = move.closest_units(index[mid])
-            terms += [v for p, v in xs.items() if near & c.engaged[p]]
+        pinned = {move.start_spots(c)[mid] for mid in move.fixed}
+        if _own_goals(move):
+            for mid, xs in pm.x.items():
+                near = move.closest_units(index[mid])
+                terms += [v for p, v in xs.items() if near & c.engaged[p]]
+        else:
+            near = _shared_goal(move)
+            terms += [v for p, v in pm.y.items() if p not in pinned and near & c.engaged[p]]
         for mid in move.fixed:
             start = move.start_spots(c)[mid]
             if move.closest_units(index[mid]) & c.engaged[start]:
@@ -176,12 +209,17 @@ def _objectives(move: CloseMove11e, pm, c: cand.Candidates) -> list[Objective] |
                 if not spots:
                     return None
                 pm.model.AddBoolOr(spots)
-    out.append(Objective("engaged", cp_model.LinearExpr.Sum(engaged_any), True))
-    movement = [
-        int(np.ceil(min(c.reach[mid][p], 1e3) * MOVE_SCALE)) * v
-        for mid, xs in pm.x.items()
-        for p, v in xs.items()
-    ]
+    if not one_count(move):
+        out.append(Objective("engaged", cp_model.LinearExpr.Sum(engaged_any), True))
+    if _own_goals(move):
+        movement = [
+            int(np.ceil(min(c.reach[mid][p], 1e3) * MOVE_SCALE)) * v
+            for mid, xs in pm.x.items()
+            for p, v in xs.items()
+        ]
+    else:
+        nearest = np.min(np.vstack(list(c.reach.values())), axis=0)
+        movement = [int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items()]
     out.append(Objective("movement", cp_model.LinearExpr.Sum(movement), False, tie_break=True))
     return out
 
@@ -206,6 +244,8 @@ def _result(
             for s in state.stages
             if s.name in PRIMARY and np.isfinite(s.bound)
         }
+        if one_count(move) and "engaged_closest" in bound:
+            bound["engaged"] = bound["engaged_closest"]
     else:
         status = Status.INFEASIBLE if proven else Status.UNKNOWN
         placements = tuple(

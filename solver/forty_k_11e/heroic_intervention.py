@@ -24,6 +24,7 @@ from chargeopt.solver.core import clock
 from chargeopt.solver.forty_k.close_moves import CloseMove
 from chargeopt.solver.forty_k.placements import stay_put
 from chargeopt.solver.forty_k_11e.charge import solve_charge_11e
+from chargeopt.solver.forty_k_11e.fights import fights_of
 from chargeopt.solver.forty_k_11e.targets import MOST_TARGET_UNITS, unit_gap_in
 from chargeopt.solver.options import SolveOptions
 
@@ -39,6 +40,7 @@ def solve_heroic_intervention_11e(scenario: Scenario, options: SolveOptions) -> 
     mode = _mode(scenario)
     allowed = allowed_targets(scenario, mode)
     roll = options.roll if options.roll is not None else scenario.action.roll
+    rolled = roll
     if mode == HeroicMode.INTO_THE_FRAY and roll is not None:
         roll = min(roll, INTO_THE_FRAY_ROLL_CAP)
     named = scenario.action.targets
@@ -65,7 +67,7 @@ def solve_heroic_intervention_11e(scenario: Scenario, options: SolveOptions) -> 
         share = max(0.05, (end - clock.now()) / (len(sets) - k))
         charge = _as_charge(scenario, targets, roll)
         answers.append(solve_charge_11e(charge, _with(options, roll, share)))
-    return _best(scenario, mode, answers, roll)
+    return _best(scenario, mode, answers, roll, rolled)
 
 
 def _mode(scenario: Scenario) -> HeroicMode:
@@ -136,7 +138,9 @@ def _rank(result: Result) -> tuple[float, ...]:
     return (0.0, -o["within_1"], -o["engaged"], o["movement_in"])
 
 
-def _best(scenario: Scenario, mode: HeroicMode, answers: list[Result], roll: int | None):
+def _best(
+    scenario: Scenario, mode: HeroicMode, answers: list[Result], roll: int | None, rolled
+) -> Result:
     """The best set's result as a heroic intervention; under Into the Fray without a roll, a
     set whose minimum roll is above 6 cannot be made."""
     if mode == HeroicMode.INTO_THE_FRAY and roll is None:
@@ -166,14 +170,20 @@ def _best(scenario: Scenario, mode: HeroicMode, answers: list[Result], roll: int
         roll=best.action.roll,
     )
     rows = tuple(row for a in answers for row in a.target_sets)
+    placements = best.placements
+    if status in (Status.OPTIMAL, Status.FEASIBLE):
+        fights = fights_of(scenario, placements, Battlefield.from_scenario(scenario))
+        placements = tuple(p.model_copy(update={"fights": fights[p.model]}) for p in placements)
     stats = {
         **best.stats,
         "heroic_mode": mode.value,
+        **({"roll_rolled": rolled} if rolled is not None and rolled != roll else {}),
         "target_sets_tried": len(rows),
     }
     return best.model_copy(
         update={
             "action": action,
+            "placements": placements,
             "status": status,
             "proof": proof,
             "target_sets": rows,

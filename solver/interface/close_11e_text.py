@@ -31,3 +31,17 @@ def close_11e_lines(result: Result, term, moved: str) -> list[str]:
         lines.append(term("engaged_closest", "Engaged with their closest selected unit"))
     lines.append(term("engaged", 'Can fight (engaged, 2")') + moved)
     return lines
+
+
+def heroic_11e_line(result: Result) -> str | None:
+    """`Into the Fray: the roll of 9 counts as 6` or `Leap to Defend`, for an 11th-edition
+    heroic intervention (None for anything else)."""
+    mode = result.stats.get("heroic_mode")
+    if mode is None:
+        return None
+    words = "Into the Fray" if mode == "into-the-fray" else "Leap to Defend"
+    rolled = result.stats.get("roll_rolled")
+    if rolled is not None and result.action is not None:
+        words += f": the roll of {rolled} counts as {result.action.roll}"
+    targets = ", ".join(result.action.targets) if result.action else ""
+    return f"{words}; target{'s' if ',' in targets else ''} {targets}" if targets else words

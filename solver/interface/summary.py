@@ -11,7 +11,11 @@ from chargeopt.models import ChargeoptError, Placement, Result, Status, resolve_
 from chargeopt.solver.bounds.bound_words import bound_reason
 from chargeopt.solver.core.dice import chance_at_least
 from chargeopt.solver.core.written import FACING_DECIMALS, printed_value
-from chargeopt.solver.interface.close_11e_text import close_11e_lines, is_close_11e
+from chargeopt.solver.interface.close_11e_text import (
+    close_11e_lines,
+    heroic_11e_line,
+    is_close_11e,
+)
 
 STATUS_NOTE = {
     (Status.OPTIMAL, "continuous"): "proven best anywhere on the table",
@@ -135,7 +139,11 @@ def outcome_lines(result: Result) -> list[str]:
     if is_close_11e(result):
         return close_11e_lines(result, term, moved)
     if "within_1" in obj:
-        return [term("within_1", 'Within 1" of a target'), term("engaged", 'Engaged (2")') + moved]
+        heroic = heroic_11e_line(result)
+        return ([heroic] if heroic else []) + [
+            term("within_1", 'Within 1" of a target'),
+            term("engaged", 'Engaged (2")') + moved,
+        ]
     if "can_fight" in obj and "engaged" not in obj:
         close = [term("base_contact", "Base contact"), term("can_fight", "Can fight")]
         if "on_objective" in obj:

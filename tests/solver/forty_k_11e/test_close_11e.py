@@ -184,3 +184,47 @@ def test_no_fight_through_a_mate_in_base_contact() -> None:
         action={"kind": "pile-in", "unit": "A"},
     )
     assert fight_eligibility(tenth, [])["A2"] == ("B",)
+
+
+def test_a_pile_in_target_beyond_5_in_is_refused() -> None:
+    """C is 6.5" away: an unengaged unit selects pile-in targets within 5" only."""
+    layout = ([(20.0, 10.0)], {"B": [(23.0 + D, 10.0)], "C": [(13.5 - D, 10.0)]})
+    scenario = close(*layout, "pile-in", charged=True, targets=["C"])
+    with pytest.raises(IneligibleMoveError, match="cannot be selected"):
+        solve(scenario, options=OPTIONS)
+    assert "not_eligible" in kinds(scenario, {"A1": (19.0, 10.0)})
+
+
+def walled(keywords: tuple[str, ...]) -> Scenario:
+    """B1 is 3.5" east of A1 behind a 5" dense area (x 11.2 to 13.2) with a wall at x = 12.2."""
+    ruin = {
+        "id": "ruin",
+        "kind": "dense",
+        "path": [[11.2, 6.0], [13.2, 6.0], [13.2, 14.0], [11.2, 14.0]],
+        "height_in": 5.0,
+        "walls": [[[12.2, 6.0], [12.2, 14.0]]],
+    }
+    return make_scenario(
+        [(10.0, 10.0), (10.0, 11.5)],
+        {"B": [(13.5 + D, 10.0)]},
+        ruleset="40k-11e",
+        keywords=keywords,
+        terrain=[ruin],
+        action={"kind": "pile-in", "unit": "A", "charged": True},
+    )
+
+
+def test_infantry_piles_in_through_dense_terrain_but_not_a_vehicle() -> None:
+    """INFANTRY crosses the dense area and ends clear of the wall (its base's near edge past
+    12.2 + 0.125); a VEHICLE cannot cross a 5" dense area within 3", so it cannot end engaged:
+    no pile in."""
+    infantry = solve(walled(("INFANTRY",)), options=OPTIONS)
+    assert infantry.status == Status.OPTIMAL
+    assert infantry.objective["engaged"] >= 1
+    assert infantry.violations == ()
+    for p in infantry.placements:
+        assert abs(p.x - 12.2) >= 0.125 + D / 2 - 1e-3
+    vehicle = solve(walled(("VEHICLE",)), options=OPTIONS)
+    assert vehicle.status == Status.INFEASIBLE
+    assert all(p.moved == 0.0 for p in vehicle.placements)
+    assert "the unit ends engaged" in vehicle.proof

@@ -103,3 +103,49 @@ def test_every_11e_placement_passes_the_checker(scenario: Scenario) -> None:
         fights = fight_eligibility(scenario, result.placements)
         assert {p.model: p.fights for p in result.placements} == fights
         assert result.objective["engaged"] == sum(1 for f in fights.values() if f)
+
+
+@st.composite
+def heroic_interventions(draw: st.DrawFn) -> Scenario:
+    """A unit of 1 to 4 models 2 to 7" from unit B (which charged) and sometimes a unit C,
+    intervening in either mode with a roll of 3 to 10."""
+    count = draw(st.integers(1, 4))
+    x0, y0 = 8.0, draw(_tenths(6.0, 10.0))
+    attackers = [(x0 + SPACING_IN * (i % 2), y0 + SPACING_IN * (i // 2)) for i in range(count)]
+    front = x0 + SPACING_IN + 1.3 + draw(_tenths(2.0, 7.0))
+    defenders = {"B": [(front, y0 + draw(_tenths(-1.0, 1.0)))]}
+    if draw(st.booleans()):
+        defenders["C"] = [(front - draw(_tenths(0.0, 3.0)), y0 + 4 * SPACING_IN)]
+    mode = draw(st.sampled_from(["leap-to-defend", "into-the-fray"]))
+    action = {
+        "kind": "heroic-intervention",
+        "unit": "A",
+        "heroic_mode": mode,
+        "charged_units": ["B"],
+        "roll": draw(st.integers(3, 10)),
+    }
+    return make_scenario(attackers, defenders, ruleset="40k-11e", action=action, board=(30.0, 24.0))
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
+@given(heroic_interventions())
+def test_every_11e_heroic_intervention_passes_the_checker(scenario: Scenario) -> None:
+    try:
+        check_start_layout(scenario, "<hypothesis>")
+        result = solve(scenario, options=OPTIONS)
+    except (ScenarioError, IneligibleMoveError):
+        assume(False)
+        return
+    if result.status in (Status.OPTIMAL, Status.FEASIBLE):
+        assert check_placement(scenario, result.placements, roll=result.action.roll) == []
+        assert result.violations == ()
+        assert result.action.roll <= scenario.action.roll
+        if scenario.action.heroic_mode == "into-the-fray":
+            assert result.action.roll <= 6
+        else:
+            assert set(result.action.targets) <= {"B"}
