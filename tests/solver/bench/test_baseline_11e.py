@@ -16,13 +16,13 @@ from chargeopt.solver.bench.baseline_11e import (
     solve_baseline_11e,
 )
 from chargeopt.solver.bench.baseline_close_11e import solve_baseline_close_11e
+from chargeopt.solver.bench.methods import METHODS
 from chargeopt.solver.bench.random_11e import (
     eligible_targets,
     generated,
     refutes,
     solve_random_11e,
 )
-from chargeopt.solver.bench.methods import METHODS
 
 SUITE = Path(__file__).resolve().parents[3] / "benchmarks" / "forty-k-11e-v1"
 AROUND_THE_BLOCK_IN = 10.311
