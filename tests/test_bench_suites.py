@@ -4,6 +4,7 @@ what the generator writes, and every layout loads with a roll and the size its s
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -119,3 +120,67 @@ def test_directory_without_manifest_is_every_scenario_open() -> None:
 @pytest.mark.parametrize(("models", "expected"), [(1, 10), (10, 10), (11, 20), (30, 30), (40, 40)])
 def test_size_class(models: int, expected: int) -> None:
     assert size_class(models) == expected
+
+
+FORTY_K_11E = LAYOUTS.parent / "forty-k-11e-v1"
+
+
+def test_forty_k_11e_suite_is_frozen_and_its_generators_output() -> None:
+    """forty-k-11e-v1: 15 layouts, each hash checked, every file listed, each a 40k-11e
+    scenario with a roll where it charges; the generator run again changes no byte."""
+    suite = load_suite(FORTY_K_11E)
+    assert suite.name == "forty-k-11e-v1" and suite.version == 1 and len(suite.layouts) == 15
+    on_disk = sorted(p.name for p in FORTY_K_11E.glob("*.toml") if p.name != "suite.toml")
+    assert sorted(lay.file for lay in suite.layouts) == on_disk
+    kinds = []
+    for lay in suite.layouts:
+        scenario = load_scenario(lay.path)
+        assert scenario.ruleset == ("40k-11e",), lay.file
+        kinds.append(scenario.action.kind.value)
+        if scenario.action.kind in ("charge", "heroic-intervention"):
+            assert scenario.action.roll is not None, lay.file
+    assert kinds.count("charge") == 9 and kinds.count("heroic-intervention") == 2
+    assert kinds.count("pile-in") == 1 and kinds.count("consolidate") == 3
+    before = {p.name: p.read_bytes() for p in FORTY_K_11E.glob("*.toml")}
+    subprocess.run([sys.executable, str(FORTY_K_11E / "generate.py")], check=True)
+    assert {p.name: p.read_bytes() for p in FORTY_K_11E.glob("*.toml")} == before
+
+
+def test_forty_k_11e_known_values_worked_by_hand() -> None:
+    """The values README.md works out: the band argument's counts, the 9" coherency's
+    infeasible charge, the frozen pile in, each consolidation mode, both heroic modes."""
+    suite = load_suite(FORTY_K_11E)
+    known = {lay.file.split("-")[0]: (lay.known, dict(lay.value)) for lay in suite.layouts}
+    both = {"within_1", "engaged"}
+    assert {k: v for k, (_, v) in known.items() if set(v) == both} == {
+        "c01": {"within_1": 1, "engaged": 1},
+        "c02": {"within_1": 5, "engaged": 10},
+        "c03": {"within_1": 5, "engaged": 5},
+        "c04": {"within_1": 0, "engaged": 1},
+        "c05": {"within_1": 1, "engaged": 1},
+        "c06": {"within_1": 1, "engaged": 1},
+        "c07": {"within_1": 5, "engaged": 10},
+        "c08": {"within_1": 2, "engaged": 2},
+        "h01": {"within_1": 5, "engaged": 5},
+        "h02": {"within_1": 5, "engaged": 10},
+    }
+    assert known["c09"] == ("infeasible", {})
+    assert known["p01"] == ("optimal", {"engaged_closest": 4})
+    assert known["o01"] == ("optimal", {"engaged_closest": 3})
+    assert known["o02"] == ("optimal", {"engaged_closest": 3})
+    assert known["o03"] == ("optimal", {"on_objective": 3})
+    assert len(load_scenario(FORTY_K_11E / "c07-horde-twenty.toml").acting_unit.models) == 20
+
+
+def test_known_value_is_checked_term_by_term(tmp_path: Path) -> None:
+    """A manifest's value must be whole counts; optimal needs base_contact or value."""
+    (tmp_path / "a.toml").write_text("x = 1\n", encoding="utf-8")
+    digest = file_sha256(tmp_path / "a.toml")
+    entry = f'[[layouts]]\nfile = "a.toml"\nsha256 = "{digest}"\nknown = "optimal"\n'
+    head = 'suite = "t"\nversion = 1\n'
+    (tmp_path / "suite.toml").write_text(f"{head}{entry}value = {{ a = 1.5 }}\n", "utf-8")
+    with pytest.raises(ChargeoptError, match=r"layouts\[0\]\.value: give the optimum's terms"):
+        load_suite(tmp_path)
+    (tmp_path / "suite.toml").write_text(f"{head}{entry}value = {{ a = 2, b = 0 }}\n", "utf-8")
+    lay = load_suite(tmp_path).layouts[0]
+    assert lay.value == (("a", 2), ("b", 0)) and lay.known_text() == "optimal a 2, b 0"

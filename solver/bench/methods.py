@@ -4,7 +4,10 @@ time limit, seed) returning a Result that the runner re-checks itself:
 - chargeopt: the normal charge solve (CP-SAT), without the roll table;
 - greedy: the greedy baseline at the roll (40k-assault-4e: `assault_baseline.py`);
 - random-greedy: 40k-assault-4e charges by a randomised greedy with restarts
-  (`assault_random_greedy.py`);
+  (`assault_random_greedy.py`), 40k-11e charges by another (`random_11e.py`);
+- baseline-11e: the 40k-11e charge (and heroic intervention) as the public engines make it,
+  snap to the nearest free spot 0/0.25/0.5/0.9" from a target, then a within-1" repair
+  (`baseline_11e.py`);
 - highs: the charge's first objective stage (most models in base contact, every rule) on the
   same candidates, solved by HiGHS with the same connectivity cut loop as the charge solver;
 - no-hint, presolve, no-symmetry: chargeopt with one technique switched off (or presolve on);
@@ -30,7 +33,10 @@ from chargeopt.solver.api import solve
 from chargeopt.solver.bench.assault_baseline import solve_literal_charge
 from chargeopt.solver.bench.assault_random_greedy import solve_random_greedy
 from chargeopt.solver.bench.baseline import solve_greedy
+from chargeopt.solver.bench.baseline_11e import solve_baseline_11e
+from chargeopt.solver.bench.baseline_close_11e import solve_baseline_close_11e
 from chargeopt.solver.bench.block_baseline import solve_straight_in
+from chargeopt.solver.bench.random_11e import solve_random_11e
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
 from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.highs import solve_with_highs
@@ -104,12 +110,28 @@ def greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Res
 
 
 def random_greedy(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
-    """40k-assault-4e charges only: the seed's charge by random orders and spots, restarted,
-    the best kept (`assault_random_greedy.py`)."""
+    """40k-assault-4e charges: the seed's charge by random orders and spots, restarted, the
+    best kept (`assault_random_greedy.py`); 40k-11e charges and heroic interventions: random
+    targets, orders and spots, restarted, the best legal kept (`random_11e.py`)."""
     _forty_k_only(scenario, "random-greedy")
+    if scenario.rules.charge_targets_after_roll:
+        return solve_random_11e(scenario, roll, seed=seed, time_limit_s=time_limit_s)
     if scenario.rules.assault_range_in is None or scenario.action.kind != ActionKind.CHARGE:
-        raise UnsupportedRuleError("the random-greedy method solves 40k-assault-4e charges only")
+        raise UnsupportedRuleError(
+            "the random-greedy method solves 40k-assault-4e and 40k-11e charges only"
+        )
     return solve_random_greedy(scenario, seed=seed, time_limit_s=time_limit_s)
+
+
+def baseline_11e(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
+    """40k-11e moves as the public engines make them: charges and heroic interventions
+    snapped to their targets, pile ins and consolidations by their auto pile-in."""
+    _forty_k_only(scenario, "baseline-11e")
+    if scenario.action.kind in (ActionKind.PILE_IN, ActionKind.CONSOLIDATE):
+        if not scenario.rules.charge_targets_after_roll:
+            raise UnsupportedRuleError("the baseline-11e method moves under 40k-11e only")
+        return solve_baseline_close_11e(scenario)
+    return solve_baseline_11e(scenario, roll)
 
 
 def highs(scenario: Scenario, roll: int, time_limit_s: float, seed: int) -> Result:
@@ -179,5 +201,6 @@ METHODS: dict[str, Method] = {
     "no-symmetry": no_symmetry,
     "repair": repair,
     "straight-in": straight_in,
+    "baseline-11e": baseline_11e,
 }
 """Every method by the name the command line and the report use."""

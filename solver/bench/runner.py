@@ -109,6 +109,13 @@ def run_task(task: Task) -> Outcome:
     out["bound"] = result.bound.get("base_contact")
     out["engaged_bound"] = result.bound.get("engaged", result.bound.get("enemy_engaged"))
     out["bound_scope"] = result.stats.get("bound_scope")
+    out["objective"] = dict(result.objective)
+    out["bound_terms"] = dict(result.bound)
+    if not blocks and scenario.rules.charge_targets_after_roll and result.objective:
+        out["headline"] = headline = next(iter(result.objective))
+        value = result.objective[headline]
+        out["base_contact"] = int(value) if float(value).is_integer() else value
+        out["bound"] = result.bound.get(headline)
     if blocks:
         out["base_contact"] = models_in_contact(result.objective)
         out["bound"] = models_in_contact(result.bound)
@@ -162,17 +169,41 @@ def _collect(tasks: list[Task], index: int, result: Callable[[], Outcome]) -> Ou
 
 def run_local(tasks: list[Task], workers: int, progress: Progress) -> list[Outcome]:
     """Run the tasks on a local process pool, each in a fresh process forked from a server
-    that has imported chargeopt already (so no task inherits another's caches)."""
+    that has imported chargeopt already (so no task inherits another's caches). A worker that
+    dies (a native crash) breaks the pool and every task still in it: those run again, each
+    alone, so only the task that kills its worker is a failure."""
+    results: list[Outcome | None] = [None] * len(tasks)
+    broken = _run_pool(tasks, list(range(len(tasks))), workers, results, progress, retry=True)
+    for i in broken:
+        _run_pool(tasks, [i], 1, results, progress, retry=False)
+    return [r for r in results if r is not None]
+
+
+def _run_pool(
+    tasks: list[Task],
+    indices: list[int],
+    workers: int,
+    results: list[Outcome | None],
+    progress: Progress,
+    *,
+    retry: bool,
+) -> list[int]:
+    """Run tasks[indices] on one pool; the indices lost to a broken pool when `retry`."""
+    from concurrent.futures.process import BrokenProcessPool
+
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["chargeopt.solver.bench.methods", "chargeopt.geometry.checker"])
-    results: list[Outcome | None] = [None] * len(tasks)
+    broken: list[int] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, max_tasks_per_child=1) as pool:
-        futures = {pool.submit(run_task, t): i for i, t in enumerate(tasks)}
+        futures = {pool.submit(run_task, tasks[i]): i for i in indices}
         for future in as_completed(futures):
             i = futures[future]
+            if retry and isinstance(future.exception(), BrokenProcessPool):
+                broken.append(i)
+                continue
             results[i] = outcome = _collect(tasks, i, future.result)
             progress(outcome)
-    return [r for r in results if r is not None]
+    return sorted(broken)
 
 
 def run_dask(tasks: list[Task], address: Any, progress: Progress) -> list[Outcome]:
@@ -243,6 +274,7 @@ def run_bench(
                 "size_class": size_class(n),
                 "known": lay.known,
                 "known_base_contact": lay.base_contact,
+                "known_value": dict(lay.value),
                 "note": lay.note,
             }
         )

@@ -1,8 +1,9 @@
 """Benchmark suites as data: a directory of scenario files and a manifest (`suite.toml`) that
 names the suite, its version, and each layout with what is known about it (a proven optimum
-and its base contact, infeasible, or open) and the SHA-256 of its file, so a suite's content
-never changes silently. A directory without a manifest (such as speed-v1, frozen by its
-generator's test) is read as every *.toml in it, each open."""
+and its base contact, or its objective terms in order as `value`; infeasible; or open) and
+the SHA-256 of its file, so a suite's content never changes silently. A directory without a
+manifest (such as speed-v1, frozen by its generator's test) is read as every *.toml in it,
+each open."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ KNOWN = ("optimal", "infeasible", "open", "refused")
 class SuiteLayout:
     """One layout of a suite: its file, and what is known (`known` is optimal, infeasible,
     open, or refused: the command refuses the file, e.g. a charge that cannot be declared;
-    `base_contact` is the proven optimum when known is optimal)."""
+    `base_contact` is the proven optimum when known is optimal, or `value` its objective
+    terms in their order of priority, e.g. 40k-11e's within_1 then engaged)."""
 
     file: str
     path: Path
@@ -29,9 +31,14 @@ class SuiteLayout:
     known: str = "open"
     base_contact: int | None = None
     note: str = ""
+    value: tuple[tuple[str, int], ...] = ()
 
     def known_text(self) -> str:
-        return f"optimal {self.base_contact}" if self.known == "optimal" else self.known
+        if self.known != "optimal":
+            return self.known
+        if self.value:
+            return "optimal " + ", ".join(f"{k} {v}" for k, v in self.value)
+        return f"optimal {self.base_contact}"
 
 
 @dataclass(frozen=True)
@@ -77,7 +84,7 @@ def load_suite(directory: str | Path, *, verify: bool = True) -> Suite:
 
 def _layout(manifest: Path, i: int, entry: dict, root: Path, verify: bool) -> SuiteLayout:
     where = f"{manifest}: layouts[{i}]"
-    unknown = set(entry) - {"file", "sha256", "known", "base_contact", "note"}
+    unknown = set(entry) - {"file", "sha256", "known", "base_contact", "note", "value"}
     if unknown:
         raise ChargeoptError(f"{where}: unknown keys {sorted(unknown)}")
     if "file" not in entry or "sha256" not in entry:
@@ -89,16 +96,31 @@ def _layout(manifest: Path, i: int, entry: dict, root: Path, verify: bool) -> Su
     if known not in KNOWN:
         raise ChargeoptError(f"{where}.known: {known!r} is not one of {', '.join(KNOWN)}")
     base_contact = entry.get("base_contact")
-    if (known == "optimal") != (base_contact is not None):
-        raise ChargeoptError(f"{where}: base_contact is given exactly when known = 'optimal'")
+    value = _value(where, entry.get("value", {}))
+    if (known == "optimal") != (base_contact is not None or bool(value)):
+        raise ChargeoptError(
+            f"{where}: base_contact is given exactly when known = 'optimal' (or value, its terms)"
+        )
     if verify and file_sha256(path) != entry["sha256"]:
         raise ChargeoptError(
             f"{where}.sha256: {entry['file']} has changed since the suite was frozen; "
             "a changed layout belongs in a new suite version"
         )
     return SuiteLayout(
-        entry["file"], path, entry["sha256"], known, base_contact, entry.get("note", "")
+        entry["file"], path, entry["sha256"], known, base_contact, entry.get("note", ""), value
     )
+
+
+def _value(where: str, value: object) -> tuple[tuple[str, int], ...]:
+    """A known optimum's objective terms, in their order of priority, as whole counts."""
+    if not isinstance(value, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()
+    ):
+        raise ChargeoptError(
+            f"{where}.value: give the optimum's terms as whole counts, "
+            "e.g. value = { within_1 = 5, engaged = 10 }"
+        )
+    return tuple((str(k), int(v)) for k, v in value.items())
 
 
 def size_class(models: int) -> int:
