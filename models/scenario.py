@@ -246,6 +246,14 @@ class ObjectiveMarker(_Frozen):
 class Unit(_Frozen):
     """A unit: an owner, keywords (compared upper-case) and its models."""
 
+    datasheet: str | None = key(
+        "The unit's datasheet in the 40kdc data set (pip install 'chargeopt[data]'): it fills "
+        "the base and keywords the unit does not give. Powered by 40kdc-data.",
+        example="Intercessor Squad",
+        default=None,
+        min_length=1,
+    )
+
     id: str = key(
         "The unit's name, unique among the units (the action names units by it).",
         example="A",
@@ -291,6 +299,15 @@ class Unit(_Frozen):
         unit="in",
         default=None,
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_datasheet(cls, data: object) -> object:
+        if isinstance(data, dict) and isinstance(data.get("datasheet"), str) and data["datasheet"]:
+            from .datasheets import datasheet_fill
+
+            return datasheet_fill(data)
+        return data
 
     @field_validator("keywords")
     @classmethod
