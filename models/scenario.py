@@ -55,6 +55,13 @@ class TerrainKind(StrEnum):
     IMPASSABLE = "impassable"
     BARRICADE = "barricade"
     DIFFICULT = "difficult"
+    DENSE = "dense"
+    LIGHT = "light"
+    EXPOSED = "exposed"
+
+
+CATEGORY_KINDS = (TerrainKind.DENSE, TerrainKind.LIGHT, TerrainKind.EXPOSED)
+"""The 11th edition's terrain categories: areas with a height and, optionally, walls."""
 
 
 class Owner(StrEnum):
@@ -111,7 +118,8 @@ class Board(_Frozen):
 
 class Terrain(_Frozen):
     """A terrain piece. Walls and barricades are thick polylines (closed if the last point
-    repeats the first); floors, impassable and difficult areas are polygon rings."""
+    repeats the first); floors, impassable and difficult areas are polygon rings, and so are
+    the 11th edition's dense, light and exposed areas (with a height and optional walls)."""
 
     id: str = key(
         "The piece's name, unique among the terrain (messages and results use it).",
@@ -120,7 +128,7 @@ class Terrain(_Frozen):
     )
     kind: TerrainKind = key(
         "What the piece is: a ruin wall, a ruin floor, an impassable or difficult area, "
-        "or a barricade.",
+        "a barricade, or (40k-11e) a dense, light or exposed area.",
         example="wall",
     )
     path: tuple[Point, ...] = key(
@@ -146,6 +154,73 @@ class Terrain(_Frozen):
         unit="in",
         default=None,
     )
+
+    height_in: Height | None = key(
+        "The height of a dense, light or exposed area: its tallest section above the ground "
+        "(40k-11e; those kinds need it).",
+        example=5.0,
+        unit="in",
+        default=None,
+    )
+    walls: tuple[tuple[Point, ...], ...] = key(
+        "The walls inside a dense, light or exposed area, each a line of [x, y] points along "
+        "its middle (no model ends partway through one).",
+        example=[[[20.0, 10.0], [24.0, 10.0], [24.0, 14.0]]],
+        unit="in",
+        default=(),
+    )
+    wall_thickness_in: Finite = key(
+        "How thick the walls of a dense, light or exposed area are.",
+        example=0.25,
+        unit="in",
+        default=0.25,
+        gt=0,
+        le=12,
+    )
+    enclosed: Flag = key(
+        "Whether a dense area is a closed solid block at ground level (a container, a sealed "
+        'building): no model ends through it where it is 3" high or less.',
+        example=False,
+        default=False,
+    )
+
+    @model_validator(mode="after")
+    def _category_keys(self) -> Terrain:
+        category = self.kind in CATEGORY_KINDS
+        if category and self.height is not None:
+            raise KeyPathError(
+                "height", f"a {self.kind} area gives its height as height_in", "rename it height_in"
+            )
+        if category and self.height_in is None:
+            raise KeyPathError(
+                "height_in",
+                f"a {self.kind} area needs its height",
+                "add height_in = 5.0 (its tallest section, in inches)",
+            )
+        if not category:
+            given = [("height_in", self.height_in is not None), ("walls", bool(self.walls))]
+            given += [("wall_thickness_in", "wall_thickness_in" in self.model_fields_set)]
+            given += [("enclosed", self.enclosed)]
+            for name, present in given:
+                if present:
+                    raise KeyPathError(
+                        name,
+                        f"a {self.kind} does not use {name} (only dense, light and exposed "
+                        "areas do)",
+                        f"remove {name}",
+                    )
+        if self.enclosed and self.kind != TerrainKind.DENSE:
+            raise KeyPathError(
+                "enclosed", f"only a dense area may be enclosed, not a {self.kind}", "remove it"
+            )
+        for i, wall in enumerate(self.walls):
+            if len(wall) < 2:
+                raise KeyPathError(
+                    f"walls[{i}]",
+                    "a wall needs at least 2 points",
+                    "give the line along its middle, e.g. [[20.0, 10.0], [24.0, 10.0]]",
+                )
+        return self
 
     @model_validator(mode="after")
     def _shape_fits_kind(self) -> Terrain:
@@ -424,7 +499,7 @@ class Scenario(_Frozen):
     )
     terrain: tuple[Terrain, ...] = key(
         "The terrain pieces on the table: ruin walls and floors, impassable and difficult areas, "
-        "barricades.",
+        "barricades; under 40k-11e also dense, light and exposed areas.",
         example=[
             {
                 "id": "ruin-1-north",
@@ -518,7 +593,9 @@ class Scenario(_Frozen):
                     )
             _assault_range_ok(ui, unit, self.rules)
         actor = units[self.action.unit]
-        if self.action.kind == ActionKind.CHARGE and not self.action.targets:
+        _terrain_fits_edition(self.terrain, self.rules)
+        after_roll = self.rules.charge_targets_after_roll
+        if self.action.kind == ActionKind.CHARGE and not self.action.targets and not after_roll:
             raise KeyPathError(
                 "action.targets",
                 "a charge needs at least one target unit",
@@ -563,6 +640,21 @@ class Scenario(_Frozen):
 
     def terrain_by_id(self, terrain_id: str) -> Terrain:
         return next(t for t in self.terrain if t.id == terrain_id)
+
+
+def _terrain_fits_edition(terrain: tuple[Terrain, ...], rules: RuleSet) -> None:
+    """Dense, light and exposed areas are the 11th edition's terrain: refused elsewhere (10th
+    and 9th read walls, floors, barricades), rather than ignored."""
+    if rules.terrain_categories:
+        return
+    for i, piece in enumerate(terrain):
+        if piece.kind in CATEGORY_KINDS:
+            raise KeyPathError(
+                f"terrain[{i}].kind",
+                f"{rules.edition} has no {piece.kind} terrain (terrain categories are 40k-11e's)",
+                'write ruleset = "40k-11e", or draw the piece as walls, floors, barricades or '
+                "impassable areas",
+            )
 
 
 def _check_fall_back(action: Action, units: dict[str, Unit], actor: Unit) -> None:
