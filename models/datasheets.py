@@ -231,10 +231,9 @@ def data_set_used(scenario: Any) -> dict[str, Any] | None:
     layout_name = getattr(scenario.board, "layout", None)
     layout = None
     if layout_name:
-        from .layouts import find_layout
+        from .layouts import layout_stats
 
-        found = find_layout(layout_name)
-        layout = {"name": found["name"], "id": found["id"]}
+        layout = layout_stats(layout_name, scenario.rules.edition)
     if not sheets and layout is None:
         return None
     return data_set_stats(sheets, layout)

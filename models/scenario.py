@@ -114,6 +114,14 @@ class Board(_Frozen):
         gt=0,
         le=MAX_COORDINATE_IN,
     )
+    layout: str | None = key(
+        "A terrain layout of the 40kdc data set by name or id (pip install 'chargeopt[data]'): "
+        "its terrain and objectives are added to the scenario's, and it gives the board's size "
+        "unless width and height are written. Powered by 40kdc-data.",
+        example="Take vs Take 01",
+        default=None,
+        min_length=1,
+    )
 
 
 class Terrain(_Frozen):
@@ -535,6 +543,16 @@ class Scenario(_Frozen):
     )
 
     _format_version = field_validator("format", mode="before")(format_version)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_layout(cls, data: object) -> object:
+        board = data.get("board") if isinstance(data, dict) else None
+        if isinstance(board, dict) and isinstance(board.get("layout"), str) and board["layout"]:
+            from .layouts import layout_fill
+
+            return layout_fill(data)  # type: ignore[arg-type]
+        return data
 
     @field_validator("ruleset", mode="before", json_schema_input_type=RulesetId | RulesetList)
     @classmethod
