@@ -16,7 +16,11 @@ def data_set_lines(result: Result) -> list[str]:
     parts = [_sheet_words(unit, sheet) for unit, sheet in (used.get("datasheets") or {}).items()]
     layout = used.get("layout")
     if isinstance(layout, dict):
-        parts.append(f"layout {layout.get('name')}")
+        assumed = layout.get("assumed_heights") or {}
+        told = ", ".join(f'{kind} {height:g}"' for kind, height in assumed.items())
+        parts.append(
+            f"layout {layout.get('name')}" + (f" (heights not given: {told})" if told else "")
+        )
     head = f"{used.get('attribution')} ({used.get('package')} {used.get('version')})"
     return [head + (": " + "; ".join(parts) if parts else "")]
 

@@ -23,7 +23,7 @@ from chargeopt.solver.interface.tts_save import (
     transform_spans,
 )
 
-SAVE = REPO_ROOT / "tests" / "data" / "tts" / "charge-table.json"
+SAVE = REPO_ROOT / "benchmarks" / "layouts" / "examples" / "tts-charge-table.json"
 INTERCESSORS = ["1ab000", "1ab011", "1ab022", "1ab033", "1ab044"]
 
 
@@ -122,8 +122,21 @@ def _objects(path: Path) -> dict[str, dict[str, Any]]:
     return {o["GUID"]: o for o in json.loads(path.read_text())["ObjectStates"]}
 
 
-def test_round_trip_changes_exactly_the_acting_models_transforms(tmp_path: Path) -> None:
-    _import(tmp_path, "--charge", "Intercessor Squad", "--target", "Boyz", "--roll", "7")
+@pytest.mark.parametrize("ruleset", ["40k-11e", "40k-10e"])
+def test_round_trip_changes_exactly_the_acting_models_transforms(
+    tmp_path: Path, ruleset: str
+) -> None:
+    _import(
+        tmp_path,
+        "--charge",
+        "Intercessor Squad",
+        "--target",
+        "Boyz",
+        "--roll",
+        "7",
+        "--ruleset",
+        ruleset,
+    )
     solved = _run("solve", str(tmp_path / "t.toml"), "-o", str(tmp_path / "r.json"), "--quiet")
     assert solved.exit_code == 0, solved.output
     moved = tmp_path / "moved.json"
