@@ -23,7 +23,7 @@ from chargeopt.solver.interface.tts_save import (
     transform_spans,
 )
 
-SAVE = REPO_ROOT / "benchmarks" / "layouts" / "examples" / "tts-charge-table.json"
+SAVE = REPO_ROOT / "benchmarks" / "layouts" / "examples" / "tts" / "charge-table.json"
 INTERCESSORS = ["1ab000", "1ab011", "1ab022", "1ab033", "1ab044"]
 
 
