@@ -33,3 +33,13 @@ def _sheet_words(unit: str, sheet: dict[str, Any]) -> str:
     if sheet.get("base_note"):
         words.append(str(sheet["base_note"]))
     return f"{unit} = {sheet.get('name')} ({', '.join(words)})"
+
+
+def credit_lines(scenario: object) -> list[str]:
+    """The same line for a scenario (`chargeopt check`): what the data set gave it."""
+    from chargeopt.models.datasheets import data_set_used
+
+    used = data_set_used(scenario)
+    if used is None:
+        return []
+    return data_set_lines(Result(stats={"data_set": used}))

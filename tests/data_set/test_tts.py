@@ -184,3 +184,13 @@ def test_export_refuses_a_result_of_another_save(tmp_path: Path) -> None:
 def test_a_bad_board_size_is_one_line(tmp_path: Path, bad: str) -> None:
     out = _import(tmp_path, "--board", bad)
     assert out.exit_code == 2 and "WIDTHxHEIGHT" in out.output
+
+
+def test_the_data_options_and_the_check_credit_the_data_set() -> None:
+    assert "Powered by 40kdc-" in _run("import", "tts", "--help").output
+    examples = SAVE.parent
+    out = _run(
+        "check", str(examples / "charge-table.toml"), str(examples / "charge-table.result.json")
+    )
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-1].startswith("Powered by 40kdc-data (wh40kdc 1.4.5): ")
