@@ -216,5 +216,8 @@ def export_tts(
         raise ScenarioError(result_file, [("placements", "has no placement to write", "")])
     save = read_save(save_file)
     text, moved = moved_save(save, result, frame, save_file)
-    write_text(output, text)
+    try:
+        Path(output).write_bytes(save.encoded(text))
+    except OSError as exc:
+        raise ChargeoptError(f"{output}: cannot write ({exc.strerror})") from None
     click.echo(f"Wrote {output}: {len(moved)} model(s) moved ({', '.join(moved) or 'none'})")

@@ -194,3 +194,21 @@ def test_the_data_options_and_the_check_credit_the_data_set() -> None:
     )
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[-1].startswith("Powered by 40kdc-data (wh40kdc 1.4.5): ")
+
+
+def test_export_keeps_a_byte_order_mark_and_windows_line_ends(tmp_path: Path) -> None:
+    """A save written on Windows (BOM, CRLF): only the edited numbers' lines change."""
+    _import(tmp_path, "--charge", "Intercessor Squad", "--target", "Boyz", "--roll", "7")
+    assert _run("solve", str(tmp_path / "t.toml"), "-o", str(tmp_path / "r.json")).exit_code == 0
+    windows = tmp_path / "w.json"
+    windows.write_bytes(b"\xef\xbb\xbf" + SAVE.read_bytes().replace(b"\n", b"\r\n"))
+    moved = tmp_path / "m.json"
+    out = _run("export", "tts", str(windows), str(tmp_path / "r.json"), "-o", str(moved))
+    assert out.exit_code == 0, out.output
+    before, after = windows.read_bytes(), moved.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbf")
+    assert after.count(b"\r\n") == before.count(b"\r\n") == before.count(b"\n")
+    lines = zip(before.split(b"\r\n"), after.split(b"\r\n"), strict=True)
+    changed = [b for a, b in lines if a != b]
+    assert all(line.strip().startswith((b'"posX"', b'"posZ"')) for line in changed)
+    assert len(changed) == 10
