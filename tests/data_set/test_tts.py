@@ -212,3 +212,15 @@ def test_export_keeps_a_byte_order_mark_and_windows_line_ends(tmp_path: Path) ->
     changed = [b for a, b in lines if a != b]
     assert all(line.strip().startswith((b'"posX"', b'"posZ"')) for line in changed)
     assert len(changed) == 10
+
+
+def test_import_with_a_layout_puts_its_terrain_on_the_board(tmp_path: Path) -> None:
+    out = _import(tmp_path, "--charge", "Intercessor Squad", "--layout", "bm-take-vs-take-02")
+    assert out.exit_code == 0, out.output
+    scenario = load_scenario(tmp_path / "t.toml")
+    assert scenario.board.layout == "bm-take-vs-take-02"
+    assert (scenario.board.width, scenario.board.height) == (60.0, 44.0)
+    assert len(scenario.terrain) > 20 and scenario.objectives
+    out = _import(tmp_path, "--charge", "Intercessor Squad", "--layout", "Take vs Take 99")
+    assert out.exit_code == 2
+    assert "--layout 'Take vs Take 99': no terrain layout" in out.output
