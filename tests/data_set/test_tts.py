@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from repo_paths import REPO_ROOT
 
 from chargeopt.models import load_result, load_scenario
@@ -224,3 +226,30 @@ def test_import_with_a_layout_puts_its_terrain_on_the_board(tmp_path: Path) -> N
     out = _import(tmp_path, "--charge", "Intercessor Squad", "--layout", "Take vs Take 99")
     assert out.exit_code == 2
     assert "--layout 'Take vs Take 99': no terrain layout" in out.output
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+_NUMBERS = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    transforms=st.lists(st.fixed_dictionaries({"posX": _NUMBERS, "rotY": _NUMBERS}), max_size=4),
+    noise=st.dictionaries(st.text(), _JSON, max_size=3),
+    indent=st.sampled_from([None, 2, "\t"]),
+)
+def test_spans_find_every_transform_number_whatever_the_layout(
+    transforms: list[dict[str, float]], noise: dict[str, Any], indent: Any
+) -> None:
+    """Any JSON (other keys, nesting, escapes, indents): each top-level Transform number is
+    found, and its text reads back as the number written."""
+    states = [{**noise, "Transform": t, "ContainedObjects": [{"Transform": t}]} for t in transforms]
+    text = json.dumps({**noise, "ObjectStates": states}, indent=indent)
+    spans = transform_spans(text)
+    assert set(spans) == {(i, k) for i in range(len(transforms)) for k in ("posX", "rotY")}
+    for (i, key), (start, end) in spans.items():
+        assert float(text[start:end]) == transforms[i][key]
