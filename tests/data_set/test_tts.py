@@ -268,7 +268,7 @@ def test_export_refuses_a_frame_other_than_the_imports(tmp_path: Path) -> None:
         "-o",
         str(tmp_path / "m.json"),
         "--board",
-        "120x88",
+        "200x150",
     )
     assert out.exit_code == 2
     assert "give export the --scale and --board the import used" in out.output
