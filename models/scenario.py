@@ -123,6 +123,19 @@ class Board(_Frozen):
     )
 
 
+class LayoutBoard(Board):
+    """A 40k board, which may also name an official terrain layout (the data set's)."""
+
+    layout: str | None = key(
+        "A terrain layout of the 40kdc data set by name or id (pip install 'chargeopt[data]'): "
+        "its terrain and objectives are added to the scenario's (width and height still give "
+        "the board's size, 60 by 44 for most layouts). Powered by 40kdc-data.",
+        example="Take vs Take 01",
+        default=None,
+        min_length=1,
+    )
+
+
 class Terrain(_Frozen):
     """A terrain piece. Walls and barricades are thick polylines (closed if the last point
     repeats the first); floors, impassable and difficult areas are polygon rings, and so are
@@ -328,6 +341,14 @@ class ObjectiveMarker(_Frozen):
 class Unit(_Frozen):
     """A unit: an owner, keywords (compared upper-case) and its models."""
 
+    datasheet: str | None = key(
+        "The unit's datasheet in the 40kdc data set (pip install 'chargeopt[data]'): it fills "
+        "the base and keywords the unit does not give. Powered by 40kdc-data.",
+        example="Intercessor Squad",
+        default=None,
+        min_length=1,
+    )
+
     id: str = key(
         "The unit's name, unique among the units (the action names units by it).",
         example="A",
@@ -373,6 +394,15 @@ class Unit(_Frozen):
         unit="in",
         default=None,
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_datasheet(cls, data: object) -> object:
+        if isinstance(data, dict) and isinstance(data.get("datasheet"), str) and data["datasheet"]:
+            from .datasheets import datasheet_fill
+
+            return datasheet_fill(data)
+        return data
 
     @field_validator("keywords")
     @classmethod
@@ -500,7 +530,7 @@ class Scenario(_Frozen):
         example="40k-10e",
         min_length=1,
     )
-    board: Board = key(
+    board: LayoutBoard = key(
         "The battlefield's size; the origin is its top-left corner, x to the right, y down.",
         example={"width": 60.0, "height": 44.0},
     )
@@ -542,6 +572,16 @@ class Scenario(_Frozen):
     )
 
     _format_version = field_validator("format", mode="before")(format_version)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_layout(cls, data: object) -> object:
+        board = data.get("board") if isinstance(data, dict) else None
+        if isinstance(board, dict) and isinstance(board.get("layout"), str) and board["layout"]:
+            from .layouts import layout_fill
+
+            return layout_fill(data)  # type: ignore[arg-type]
+        return data
 
     @field_validator("ruleset", mode="before", json_schema_input_type=RulesetId | RulesetList)
     @classmethod

@@ -177,7 +177,21 @@ def solve(
     if work.safety is not None:
         stats = {**result.stats, "wall_clock_safety": work.safety}
         result = result.model_copy(update={"stats": stats})
-    return verified(scenario, result) if opts.check else result
+    result = verified(scenario, result) if opts.check else result
+    return with_data_set(scenario, result)
+
+
+def with_data_set(scenario: Scenario | RankAndFileScenario, result: Result) -> Result:
+    """The result with `stats.data_set` (the 40kdc release and attribution) when the scenario
+    names datasheets or a layout."""
+    if isinstance(scenario, RankAndFileScenario):
+        return result
+    from chargeopt.models.datasheets import data_set_used
+
+    used = data_set_used(scenario)
+    if used is None:
+        return result
+    return result.model_copy(update={"stats": {**result.stats, "data_set": used}})
 
 
 def min_roll_verdict(result: Result) -> Result:

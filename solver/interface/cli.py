@@ -37,6 +37,7 @@ from chargeopt.models import (
 from chargeopt.solver.interface.bench_command import bench
 from chargeopt.solver.interface.child import EXIT_TERMINATED, Terminated
 from chargeopt.solver.interface.files import write_text
+from chargeopt.solver.interface.tts_command import export_group, import_group
 from chargeopt.solver.loading import load_checked_scenario
 
 EXIT_VIOLATIONS = 1
@@ -431,6 +432,10 @@ def check(
         click.echo(
             summarise(violations) if violations else f"OK: no violations ({checked} models checked)"
         )
+        from chargeopt.solver.interface.data_set_text import credit_lines
+
+        for line in credit_lines(scenario):
+            click.echo(line)
     if violations:
         click.get_current_context().exit(EXIT_VIOLATIONS)
 
@@ -541,6 +546,8 @@ def serve(scenario_file: str | None, port: int, host: str, time_limit: float) ->
 
 
 main.add_command(bench)
+main.add_command(import_group)
+main.add_command(export_group)
 
 if __name__ == "__main__":
     main()
