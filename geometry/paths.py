@@ -71,6 +71,7 @@ from chargeopt.geometry.obstacles import (
     mover_profile,
 )
 from chargeopt.geometry.terrain import Battlefield
+from chargeopt.geometry.terrain_11e import movement_blockers
 from chargeopt.models import Scenario, TerrainKind
 
 TOUCH_TOLERANCE_IN = 1e-6
@@ -491,6 +492,9 @@ def _shared_map(
         ruin = piece.kind in (TerrainKind.WALL, TerrainKind.FLOOR)
         if piece.kind == TerrainKind.IMPASSABLE or (ruin and ruins_block):
             obstacles.append(grown_obstacle(piece.id, piece.shape, r))
+    if rules.terrain_categories and not ignore_terrain:
+        for piece_id, shape in movement_blockers(rules, unit.keyword_set, battlefield):
+            obstacles.append(grown_obstacle(piece_id, shape, r))
     for other in scenario.units:
         if not blocks_path(rules, unit, other):
             continue

@@ -27,7 +27,7 @@ from .rank_and_file import (
     is_rank_and_file,
 )
 from .result import Placement, Result, ResultAction, Status, Violation
-from .rulesets import ASSAULT_4E, EDITIONS, KNOWN_RULESETS, RuleSet, resolve_ruleset
+from .rulesets import ASSAULT_4E, EDITIONS, ELEVENTH, KNOWN_RULESETS, RuleSet, resolve_ruleset
 from .scenario import (
     Action,
     ActionKind,
@@ -47,6 +47,7 @@ from .schema import rank_and_file_schema, result_schema, scenario_schema
 __all__ = [
     "ASSAULT_4E",
     "EDITIONS",
+    "ELEVENTH",
     "KNOWN_RULESETS",
     "MM_PER_INCH",
     "STDIN",

@@ -242,6 +242,20 @@ class Result(_Doc):
         example={"full": ["A3", "A2"], "one_attack": ["A1"]},
         default_factory=dict,
     )
+    target_sets: tuple[dict[str, Any], ...] = key(
+        "40k-11e charge: each set of enemy units the roll may charge (targets are chosen after "
+        "the roll), best first, with its status, minimum roll, chances, objective, bound, proof "
+        "and placements; the top-level answer is the first set's.",
+        example=[
+            {
+                "targets": ["B"],
+                "status": "optimal",
+                "min_roll": 6,
+                "objective": {"within_1": 3, "engaged": 5, "movement_in": 21.4},
+            }
+        ],
+        default=(),
+    )
     proof: str | None = key(
         "Why no legal placement exists (infeasible only), naming the models, terrain and "
         "distances involved.",

@@ -26,6 +26,13 @@ WTC_WALL_KEYWORDS = frozenset(
     {"INFANTRY", "BEAST", "BEASTS", "IMPERIUM PRIMARCH", "BELISARIUS CAWL"}
 )
 BIG_MODEL_KEYWORDS = frozenset({"MONSTER", "VEHICLE"})
+DENSE_MOVERS_11E = frozenset({"INFANTRY", "BEAST", "BEASTS", "SWARM", "MOBILE"})
+"""11th edition: models that move horizontally through dense terrain of any height."""
+DENSE_CLIMBERS_11E = frozenset({"INFANTRY", "BEAST", "BEASTS", "SWARM"})
+"""11th edition: models that also move vertically through dense terrain."""
+UPPER_SURFACE_KEYWORDS_11E = frozenset({"INFANTRY", "BEAST", "BEASTS", "SWARM", "FLY", "MONSTER"})
+"""11th edition: models that may end a move on a surface above ground level."""
+FLY_KEYWORD = "FLY"
 CHARACTER_KEYWORD = "CHARACTER"
 RULE_KEYWORDS = tuple(
     sorted(
@@ -33,6 +40,8 @@ RULE_KEYWORDS = tuple(
         | UPPER_FLOOR_KEYWORDS
         | WTC_WALL_KEYWORDS
         | BIG_MODEL_KEYWORDS
+        | DENSE_MOVERS_11E
+        | UPPER_SURFACE_KEYWORDS_11E
         | {CHARACTER_KEYWORD}
     )
 )
@@ -71,6 +80,13 @@ class RuleSet:
     assault_range_in: float | None = None
     assault_ranges_in: tuple[float, ...] = ()
     reinforcement_in: float | None = None
+    coherency_unit_span_in: float | None = None
+    charge_targets_after_roll: bool = False
+    dense_movers: frozenset[str] = frozenset()
+    dense_climbers: frozenset[str] = frozenset()
+    dense_low_height_in: float = 2.0
+    solid_enclosed_height_in: float = 3.0
+    within_one_in: float | None = None
 
     def coherency_neighbours(self, unit_size: int) -> int:
         """How many unit mates each model must be within coherency range of."""
@@ -79,6 +95,14 @@ class RuleSet:
         if unit_size >= self.coherency_large_unit_from:
             return self.coherency_neighbours_large_unit
         return self.coherency_neighbours_small_unit
+
+    @property
+    def terrain_categories(self) -> bool:
+        """Whether the edition reads terrain as exposed, light and dense areas (11th)."""
+        return self.charge_targets_after_roll
+
+    def moves_through_dense(self, keywords: frozenset[str]) -> bool:
+        return bool(keywords & self.dense_movers)
 
     def moves_through_ruins(self, keywords: frozenset[str]) -> bool:
         return bool(keywords & self.ruin_movers)
@@ -98,6 +122,23 @@ EDITIONS: dict[str, RuleSet] = {
         ruin_movers=RUIN_MOVERS_9E,
     ),
     "40k-10e": RuleSet(ids=("40k-10e",), edition="40k-10e"),
+    "40k-11e": RuleSet(
+        ids=("40k-11e",),
+        edition="40k-11e",
+        engagement_range_in=2.0,
+        engagement_vertical_in=5.0,
+        barricade_engagement_range_in=2.0,
+        coherency_range_in=2.0,
+        coherency_vertical_in=5.0,
+        coherency_large_unit_from=10_000,
+        coherency_unit_span_in=9.0,
+        charge_targets_after_roll=True,
+        ruin_movers=DENSE_MOVERS_11E,
+        dense_movers=DENSE_MOVERS_11E,
+        dense_climbers=DENSE_CLIMBERS_11E,
+        upper_floor_keywords=UPPER_SURFACE_KEYWORDS_11E,
+        within_one_in=1.0,
+    ),
     "40k-assault-4e": RuleSet(
         ids=("40k-assault-4e",),
         edition="40k-assault-4e",
@@ -112,6 +153,12 @@ EDITIONS: dict[str, RuleSet] = {
         reinforcement_in=6.0,
     ),
 }
+ELEVENTH = "40k-11e"
+"""The 11th edition (issue 43): `engagement_range_in` 2", coherency 2" of one mate and within
+`coherency_unit_span_in` (9") of every mate, targets chosen after the roll among enemy units
+within 12" and within the roll, `within_one_in` the charge's within-1" duty, and terrain read
+by category (`terrain_categories`: dense, light and exposed areas; `dense_movers` cross dense
+terrain, other models only sections `dense_low_height_in` high or less)."""
 ASSAULT_4E = "40k-assault-4e"
 """The 4th-edition-style assault phase (seed 001): `engagement_range_in` is the 1" no-go from
 enemy units not charged, `coherency_range_in` the 2" chain, `reinforcement_in` the

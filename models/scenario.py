@@ -55,6 +55,13 @@ class TerrainKind(StrEnum):
     IMPASSABLE = "impassable"
     BARRICADE = "barricade"
     DIFFICULT = "difficult"
+    DENSE = "dense"
+    LIGHT = "light"
+    EXPOSED = "exposed"
+
+
+CATEGORY_KINDS = (TerrainKind.DENSE, TerrainKind.LIGHT, TerrainKind.EXPOSED)
+"""The 11th edition's terrain categories: areas with a height and, optionally, walls."""
 
 
 class Owner(StrEnum):
@@ -107,11 +114,20 @@ class Board(_Frozen):
         gt=0,
         le=MAX_COORDINATE_IN,
     )
+    layout: str | None = key(
+        "A terrain layout of the 40kdc data set by name or id (pip install 'chargeopt[data]'): "
+        "its terrain and objectives are added to the scenario's, and it gives the board's size "
+        "unless width and height are written. Powered by 40kdc-data.",
+        example="Take vs Take 01",
+        default=None,
+        min_length=1,
+    )
 
 
 class Terrain(_Frozen):
     """A terrain piece. Walls and barricades are thick polylines (closed if the last point
-    repeats the first); floors, impassable and difficult areas are polygon rings."""
+    repeats the first); floors, impassable and difficult areas are polygon rings, and so are
+    the 11th edition's dense, light and exposed areas (with a height and optional walls)."""
 
     id: str = key(
         "The piece's name, unique among the terrain (messages and results use it).",
@@ -120,7 +136,7 @@ class Terrain(_Frozen):
     )
     kind: TerrainKind = key(
         "What the piece is: a ruin wall, a ruin floor, an impassable or difficult area, "
-        "or a barricade.",
+        "a barricade, or (40k-11e) a dense, light or exposed area.",
         example="wall",
     )
     path: tuple[Point, ...] = key(
@@ -146,6 +162,73 @@ class Terrain(_Frozen):
         unit="in",
         default=None,
     )
+
+    height_in: Height | None = key(
+        "The height of a dense, light or exposed area: its tallest section above the ground "
+        "(40k-11e; those kinds need it).",
+        example=5.0,
+        unit="in",
+        default=None,
+    )
+    walls: tuple[tuple[Point, ...], ...] = key(
+        "The walls inside a dense, light or exposed area, each a line of [x, y] points along "
+        "its middle (no model ends partway through one).",
+        example=[[[20.0, 10.0], [24.0, 10.0], [24.0, 14.0]]],
+        unit="in",
+        default=(),
+    )
+    wall_thickness_in: Finite = key(
+        "How thick the walls of a dense, light or exposed area are.",
+        example=0.25,
+        unit="in",
+        default=0.25,
+        gt=0,
+        le=12,
+    )
+    enclosed: Flag = key(
+        "Whether a dense area is a closed solid block at ground level (a container, a sealed "
+        'building): no model ends through it where it is 3" high or less.',
+        example=False,
+        default=False,
+    )
+
+    @model_validator(mode="after")
+    def _category_keys(self) -> Terrain:
+        category = self.kind in CATEGORY_KINDS
+        if category and self.height is not None:
+            raise KeyPathError(
+                "height", f"a {self.kind} area gives its height as height_in", "rename it height_in"
+            )
+        if category and self.height_in is None:
+            raise KeyPathError(
+                "height_in",
+                f"a {self.kind} area needs its height",
+                "add height_in = 5.0 (its tallest section, in inches)",
+            )
+        if not category:
+            given = [("height_in", self.height_in is not None), ("walls", bool(self.walls))]
+            given += [("wall_thickness_in", "wall_thickness_in" in self.model_fields_set)]
+            given += [("enclosed", self.enclosed)]
+            for name, present in given:
+                if present:
+                    raise KeyPathError(
+                        name,
+                        f"a {self.kind} does not use {name} (only dense, light and exposed "
+                        "areas do)",
+                        f"remove {name}",
+                    )
+        if self.enclosed and self.kind != TerrainKind.DENSE:
+            raise KeyPathError(
+                "enclosed", f"only a dense area may be enclosed, not a {self.kind}", "remove it"
+            )
+        for i, wall in enumerate(self.walls):
+            if len(wall) < 2:
+                raise KeyPathError(
+                    f"walls[{i}]",
+                    "a wall needs at least 2 points",
+                    "give the line along its middle, e.g. [[20.0, 10.0], [24.0, 10.0]]",
+                )
+        return self
 
     @model_validator(mode="after")
     def _shape_fits_kind(self) -> Terrain:
@@ -246,6 +329,14 @@ class ObjectiveMarker(_Frozen):
 class Unit(_Frozen):
     """A unit: an owner, keywords (compared upper-case) and its models."""
 
+    datasheet: str | None = key(
+        "The unit's datasheet in the 40kdc data set (pip install 'chargeopt[data]'): it fills "
+        "the base and keywords the unit does not give. Powered by 40kdc-data.",
+        example="Intercessor Squad",
+        default=None,
+        min_length=1,
+    )
+
     id: str = key(
         "The unit's name, unique among the units (the action names units by it).",
         example="A",
@@ -291,6 +382,15 @@ class Unit(_Frozen):
         unit="in",
         default=None,
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_datasheet(cls, data: object) -> object:
+        if isinstance(data, dict) and isinstance(data.get("datasheet"), str) and data["datasheet"]:
+            from .datasheets import datasheet_fill
+
+            return datasheet_fill(data)
+        return data
 
     @field_validator("keywords")
     @classmethod
@@ -407,7 +507,7 @@ class Scenario(_Frozen):
     )
     terrain: tuple[Terrain, ...] = key(
         "The terrain pieces on the table: ruin walls and floors, impassable and difficult areas, "
-        "barricades.",
+        "barricades; under 40k-11e also dense, light and exposed areas.",
         example=[
             {
                 "id": "ruin-1-north",
@@ -443,6 +543,16 @@ class Scenario(_Frozen):
     )
 
     _format_version = field_validator("format", mode="before")(format_version)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_layout(cls, data: object) -> object:
+        board = data.get("board") if isinstance(data, dict) else None
+        if isinstance(board, dict) and isinstance(board.get("layout"), str) and board["layout"]:
+            from .layouts import layout_fill
+
+            return layout_fill(data)  # type: ignore[arg-type]
+        return data
 
     @field_validator("ruleset", mode="before", json_schema_input_type=RulesetId | RulesetList)
     @classmethod
@@ -501,7 +611,9 @@ class Scenario(_Frozen):
                     )
             _assault_range_ok(ui, unit, self.rules)
         actor = units[self.action.unit]
-        if self.action.kind == ActionKind.CHARGE and not self.action.targets:
+        _terrain_fits_edition(self.terrain, self.rules)
+        after_roll = self.rules.charge_targets_after_roll
+        if self.action.kind == ActionKind.CHARGE and not self.action.targets and not after_roll:
             raise KeyPathError(
                 "action.targets",
                 "a charge needs at least one target unit",
@@ -546,6 +658,21 @@ class Scenario(_Frozen):
 
     def terrain_by_id(self, terrain_id: str) -> Terrain:
         return next(t for t in self.terrain if t.id == terrain_id)
+
+
+def _terrain_fits_edition(terrain: tuple[Terrain, ...], rules: RuleSet) -> None:
+    """Dense, light and exposed areas are the 11th edition's terrain: refused elsewhere (10th
+    and 9th read walls, floors, barricades), rather than ignored."""
+    if rules.terrain_categories:
+        return
+    for i, piece in enumerate(terrain):
+        if piece.kind in CATEGORY_KINDS:
+            raise KeyPathError(
+                f"terrain[{i}].kind",
+                f"{rules.edition} has no {piece.kind} terrain (terrain categories are 40k-11e's)",
+                'write ruleset = "40k-11e", or draw the piece as walls, floors, barricades or '
+                "impassable areas",
+            )
 
 
 def _check_fall_back(action: Action, units: dict[str, Unit], actor: Unit) -> None:

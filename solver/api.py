@@ -41,6 +41,7 @@ class Deferred:
 
 _FORTY_K = "chargeopt.solver.forty_k"
 _ASSAULT_4E = "chargeopt.solver.assault_4e"
+_FORTY_K_11E = "chargeopt.solver.forty_k_11e"
 SOLVERS: dict[tuple[ActionKind, str], Solver] = {
     (ActionKind.CHARGE, "40k-9e"): Deferred(f"{_FORTY_K}.charge", "solve_charge"),
     (ActionKind.CHARGE, "40k-10e"): Deferred(f"{_FORTY_K}.charge", "solve_charge"),
@@ -51,6 +52,7 @@ SOLVERS: dict[tuple[ActionKind, str], Solver] = {
     (ActionKind.HEROIC_INTERVENTION, "40k-9e"): Deferred(
         f"{_FORTY_K}.heroic_intervention", "solve_heroic_intervention"
     ),
+    (ActionKind.CHARGE, "40k-11e"): Deferred(f"{_FORTY_K_11E}.charge", "solve_charge_11e"),
     (ActionKind.CHARGE, "wtc-walls"): Deferred("chargeopt.solver.wtc.charge", "solve_wtc_charge"),
     (ActionKind.PILE_IN, "wtc-walls"): Deferred("chargeopt.solver.wtc.close", "solve_wtc_pile_in"),
     (ActionKind.CONSOLIDATE, "wtc-walls"): Deferred(
@@ -87,6 +89,19 @@ WHY_NOT: dict[tuple[ActionKind, str], str] = {
         'that lets the unit make a charge move; solve it as a charge (kind = "charge" with '
         "its targets and roll)"
     ),
+    **{
+        (kind, "40k-11e"): (
+            f"chargeopt does not solve a {kind} under 40k-11e yet (its 11th-edition rules are "
+            "not built, and the 10th edition's would be wrong there); solve it under 40k-10e, or "
+            'choose kind = "charge"'
+        )
+        for kind in (
+            ActionKind.PILE_IN,
+            ActionKind.CONSOLIDATE,
+            ActionKind.HEROIC_INTERVENTION,
+            ActionKind.FALL_BACK,
+        )
+    },
 }
 """Why a move kind is not solved under an edition, where there is more to say."""
 
@@ -160,7 +175,21 @@ def solve(
     if work.safety is not None:
         stats = {**result.stats, "wall_clock_safety": work.safety}
         result = result.model_copy(update={"stats": stats})
-    return verified(scenario, result) if opts.check else result
+    result = verified(scenario, result) if opts.check else result
+    return with_data_set(scenario, result)
+
+
+def with_data_set(scenario: Scenario | RankAndFileScenario, result: Result) -> Result:
+    """The result with `stats.data_set` (the 40kdc release and attribution) when the scenario
+    names datasheets or a layout."""
+    if isinstance(scenario, RankAndFileScenario):
+        return result
+    from chargeopt.models.datasheets import data_set_used
+
+    used = data_set_used(scenario)
+    if used is None:
+        return result
+    return result.model_copy(update={"stats": {**result.stats, "data_set": used}})
 
 
 def min_roll_verdict(result: Result) -> Result:

@@ -26,7 +26,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("chargeopt.solver.options",),
     ("chargeopt.solver.core",),
     ("chargeopt.solver.bounds",),
-    ("chargeopt.solver.forty_k", "chargeopt.solver.rank_and_file", "chargeopt.solver.assault_4e"),
+    (
+        "chargeopt.solver.forty_k",
+        "chargeopt.solver.forty_k_11e",
+        "chargeopt.solver.rank_and_file",
+        "chargeopt.solver.assault_4e",
+    ),
     ("chargeopt.solver.wtc",),
     (
         "chargeopt.solver.api",

@@ -34,6 +34,13 @@ from chargeopt.geometry.checker.charge import (
     non_target_violations,
     target_violations,
 )
+from chargeopt.geometry.checker.charge_11e import (
+    CHARGE_11E_KINDS,
+    charge_11e_violations,
+    charged_targets,
+    target_eligibility,
+    with_targets,
+)
 from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS, close_move_violations
 from chargeopt.geometry.checker.close_state import close_move_state
 from chargeopt.geometry.checker.coherency import coherency_violations
@@ -89,6 +96,7 @@ VIOLATION_KINDS = (
     *CLOSE_MOVE_KINDS,
     *FALL_BACK_KINDS,
     *ASSAULT_4E_KINDS,
+    *CHARGE_11E_KINDS,
 )
 HEIGHT_IN = 1e-6
 
@@ -135,6 +143,12 @@ def check_placement(
                 )
             ],
         )
+    eleventh: list[Violation] = []
+    if scenario.rules.charge_targets_after_roll:
+        battlefield = battlefield or Battlefield.from_scenario(scenario)
+        targets = charged_targets(scenario, placements, battlefield)
+        eleventh = target_eligibility(scenario, targets, roll)
+        scenario = with_targets(scenario, targets)
     found, chosen = _roster(scenario, placements)
     field = battlefield or Battlefield.from_scenario(scenario)
     move = MoveState(scenario, field, roll, chosen, precision_in)
@@ -146,12 +160,17 @@ def check_placement(
     engaged_with: dict[str, set[str]] = {}
     for mine, _, unit_id, _, _ in engagements:
         engaged_with.setdefault(mine, set()).add(unit_id)
+    if scenario.rules.charge_targets_after_roll:
+        anyone = {u.id for u in move.non_targets}
+        engaged_with = {m: anyone for m in move.ids}
     found += move_violations(move, bad | hit_others, engaged_with)
     found += closer_violations(move)
     found += target_violations(move)
     found += non_target_violations(move, engagements)
     found += coherency_violations(move)
     found += _false_contacts(move)
+    if scenario.rules.charge_targets_after_roll:
+        found += eleventh + charge_11e_violations(move, not found and not eleventh)
     if scenario.rules.wtc_walls or any(p.token for p in chosen.values()):
 
         def legal(trial: Mapping[str, Placement]) -> bool:

@@ -162,8 +162,8 @@ def no_model_reaches_engagement(
     non-targets' engagement range included, measured by lower bounds. A path to a spot of the
     region enters it through its edge, so the least lower bound over points along the edge
     (`PATH_STEP_IN` apart) bounds every such path from below."""
-    if scenario.rules.wtc_walls:
-        return None
+    if scenario.rules.wtc_walls or scenario.rules.charge_targets_after_roll:
+        return None  # 11th edition: a charge may pass through other units' range
     z = zones(scenario, battlefield)
     reach = path_lower_bounds(scenario, battlefield, z, PATH_STEP_IN)
     unit = scenario.acting_unit

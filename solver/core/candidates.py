@@ -428,6 +428,8 @@ def reach_lengths(
     `MOVED_STEP_IN` along x or y (`printed_step`)."""
     rules = scenario.rules
     avoid = [u.id for u in scenario.enemies_of(unit) if u.id not in scenario.action.targets]
+    if rules.charge_targets_after_roll:
+        avoid = []  # the 11th edition's charge may pass near other units; it only ends clear
     reach = {}
     tgt_units = sorted(unit_dist)
     for m in unit.models:

@@ -37,6 +37,7 @@ from chargeopt.models import (
 from chargeopt.solver.interface.bench_command import bench
 from chargeopt.solver.interface.child import EXIT_TERMINATED, Terminated
 from chargeopt.solver.interface.files import write_text
+from chargeopt.solver.interface.tts_command import export_group, import_group
 from chargeopt.solver.loading import load_checked_scenario
 
 EXIT_VIOLATIONS = 1
@@ -541,6 +542,8 @@ def serve(scenario_file: str | None, port: int, host: str, time_limit: float) ->
 
 
 main.add_command(bench)
+main.add_command(import_group)
+main.add_command(export_group)
 
 if __name__ == "__main__":
     main()

@@ -6,7 +6,14 @@ from chargeopt.models import Result
 
 
 def summary_text(result: Result) -> str:
-    """Fall back and the 4e assault have their own summaries; every other move the shared one."""
+    """Fall back and the 4e assault have their own summaries; every other move the shared one.
+    Data from the 40kdc data set is credited on a last line."""
+    from chargeopt.solver.interface.data_set_text import data_set_lines
+
+    return "\n".join([_summary(result), *data_set_lines(result)])
+
+
+def _summary(result: Result) -> str:
     from chargeopt.solver.interface.summary import headline, summarise_result
 
     if result.action is not None and result.action.kind == "fall-back":

@@ -131,6 +131,8 @@ def outcome_lines(result: Result) -> list[str]:
         return f"{what}: {count(obj.get(key, 0))} of {n} models{limit}"
 
     moved = f', {obj["movement_in"]:.2f}" moved in all' if "movement_in" in obj else ""
+    if "within_1" in obj:
+        return [term("within_1", 'Within 1" of a target'), term("engaged", 'Engaged (2")') + moved]
     if "can_fight" in obj and "engaged" not in obj:
         close = [term("base_contact", "Base contact"), term("can_fight", "Can fight")]
         if "on_objective" in obj:
@@ -147,6 +149,28 @@ def outcome_lines(result: Result) -> list[str]:
         lines += [line, f"  {reason}"] if reason else [line]
     if "tokens" in obj:
         lines += [term("tokens", "Tokens (wtc-walls)"), term("can_fight", "Can fight")]
+    return lines
+
+
+def target_set_lines(result: Result) -> list[str]:
+    """40k-11e: every set of targets the roll allows, best first, with its verdict, counts and
+    minimum roll (shown when there is more than one set, or the answer's set is not the only
+    one tried)."""
+    rows = result.target_sets
+    if len(rows) < 2:
+        return []
+    lines = ["Target sets (targets are chosen after the roll), best first:"]
+    for row in rows:
+        names = ", ".join(row["targets"])
+        o = row.get("objective") or {}
+        what = str(row["status"])
+        if o:
+            what += f'; {o["within_1"]} within 1", {o["engaged"]} engaged'
+        if row.get("min_roll") is not None:
+            what += f"; minimum roll {row['min_roll']} ({row['success_probability']:.1%})"
+        elif row.get("proof"):
+            what += f"; {first_sentence(str(row['proof']))}"
+        lines.append(f"  {names}: {what}")
     return lines
 
 
@@ -269,6 +293,7 @@ def summarise_result(result: Result) -> str:
             lines.append("  " + "; ".join(p for p in basis.split("; ") if p != "none between"))
     lines += roll_table(result)
     lines += outcome_lines(result)
+    lines += target_set_lines(result)
     close = result.action is not None and result.action.kind in CLOSE_MOVE_VERBS
     if solved or (close and result.placements and result.objective):
         lines += [(close_model_line if close else model_line)(p) for p in result.placements]

@@ -112,6 +112,9 @@ def test_closed_sets_are_enums() -> None:
         "impassable",
         "barricade",
         "difficult",
+        "dense",
+        "light",
+        "exposed",
     ]
     assert _enum_at(scenario, "units", "[]", "owner") == ["attacker", "defender"]
     assert _enum_at(scenario, "units", "[]", "keywords", "[]") == list(RULE_KEYWORDS)
@@ -143,7 +146,7 @@ def test_keywords_outside_the_enum_stay_valid() -> None:
         "action": {"kind": "consolidate", "unit": "A"},
     }
     assert list(checker.iter_errors(document)) == []
-    document["ruleset"] = "40k-11e"
+    document["ruleset"] = "40k-12e"
     assert [e.validator for e in checker.iter_errors(document)] == ["anyOf"]
 
 

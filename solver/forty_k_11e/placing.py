@@ -1,0 +1,282 @@
+"""One 11th-edition charge at one roll against one set of targets, over candidate positions:
+the most models within 1" of a target, then the most engaged, then the least movement, with
+every target engaged, no other unit engaged (the candidates keep out of its range), no
+overlap and coherency (2" chain in one group, 9" span). Splits and span breaks are cut
+lazily; each stage is proven over the candidates or its bound is kept."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from ortools.sat.python import cp_model
+
+from chargeopt.geometry import Battlefield, Footprint, edge_distance
+from chargeopt.geometry.distance_matrix import edge_distances
+from chargeopt.geometry.terrain_11e import no_end_zones
+from chargeopt.models import RoundBase, Scenario
+from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core import clock
+from chargeopt.solver.core.coherency_constraints import (
+    add_coherency,
+    add_layer_separators,
+    neighbours,
+)
+from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
+from chargeopt.solver.core.greedy import greedy_assignment
+from chargeopt.solver.core.ordered_solve import Objective, solve_ordered
+from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN
+from chargeopt.solver.forty_k_11e.heuristic import greedy_11e
+from chargeopt.solver.options import SolveOptions
+
+DUTY_GAPS_IN = (0.05, 0.5, 0.95, 1.5, 1.95)
+"""Edge distances from each target model at which extra candidate rings lie: inside 1" and
+inside the 2" engagement range, where the duties are met."""
+DUTY_ANGLES = 36
+SPAN_DIRECTIONS = 4
+"""Directions along which the 9" span is also posted as a linear relaxation (a necessary
+condition: two bases farther apart along any direction are farther apart)."""
+MAX_CUT_ROUNDS = 60
+
+
+@dataclass
+class Placing:
+    """The answer at one roll: CP-SAT's verdict per stage, the model -> candidate map and the
+    proven ceilings (`bound`: within_1 and engaged, where proven over the candidates)."""
+
+    status: str
+    placed: dict[str, int] | None
+    within_1: int = 0
+    engaged: int = 0
+    bound: dict[str, int] = field(default_factory=dict)
+    cuts: int = 0
+
+
+def candidates_11e(
+    scenario: Scenario, battlefield: Battlefield, roll: int, options: SolveOptions
+) -> cand.Candidates:
+    """The charge's candidates (shared with the 10th: rings, lattice, reach along legal paths,
+    ends closer, clear of non-targets), with rings where the duties are met, and none through
+    a wall or an enclosed block."""
+
+    def rings(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
+        rows = []
+        angles = 2 * np.pi * np.arange(DUTY_ANGLES) / DUTY_ANGLES
+        for t in targets:
+            if t.z > 1e-6:
+                continue
+            for gap in DUTY_GAPS_IN:
+                r = t.radius_in + base.circumradius_in + gap
+                xs, ys = t.x + r * np.cos(angles), t.y + r * np.sin(angles)
+                n = len(xs)
+                rows.append(np.column_stack((xs, ys, np.zeros(n), np.full(n, -1.0), angles)))
+        return np.vstack(rows) if rows else np.empty((0, 5))
+
+    c = cand.generate(scenario, battlefield, roll, options, extra=rings)
+    zones = no_end_zones(scenario.rules, battlefield)
+    if zones and len(c):
+        bad = np.zeros(len(c), bool)
+        for bi, base in enumerate(c.base_keys):
+            idx = np.flatnonzero(c.base_of == bi)
+            shapes = [
+                Footprint(base, float(c.x[i]), float(c.y[i]), 0.0, float(c.facing[i])).polygon
+                for i in idx
+            ]
+            for zone in zones:
+                grown = zone.shape.buffer(MARGIN_IN)
+                bad[idx] |= shapely.intersects(np.array(shapes, dtype=object), grown)
+        for lengths in c.reach.values():
+            lengths[bad] = np.inf
+    return c
+
+
+def within_one(c: cand.Candidates, scenario: Scenario) -> np.ndarray:
+    """Per candidate: whether it ends within 1" of a target model (kept `MARGIN_IN` inside)."""
+    around = cand.surroundings(scenario)
+    out = np.zeros(len(c), bool)
+    limit = (scenario.rules.within_one_in or 1.0) - MARGIN_IN
+    for bi, base in enumerate(c.base_keys):
+        idx = np.flatnonzero(c.base_of == bi)
+        if not len(idx) or not around.targets:
+            continue
+        d = edge_distances(base, c.x[idx], c.y[idx], c.facing[idx], around.targets)
+        dz = np.abs(c.z[idx, None] - np.array([t.z for t in around.targets])[None, :])
+        out[idx] = ((d <= limit) & (dz <= scenario.rules.engagement_vertical_in)).any(axis=1)
+    return out
+
+
+def place(
+    c: cand.Candidates,
+    scenario: Scenario,
+    roll: int,
+    options: SolveOptions,
+    seconds: float,
+    ceilings: dict[str, int] | None = None,
+) -> Placing:
+    """The best placement over the candidates at `roll`, stage by stage (`solve_ordered`),
+    within `seconds`; an answer that breaks the 9" span is cut off and the stages run again
+    on a fresh model. `ceilings` (proven elsewhere) are tried first as feasibility questions."""
+    end = clock.now() + seconds
+    near = within_one(c, scenario)
+    span = scenario.rules.coherency_unit_span_in
+    far_pairs: list[tuple[int, int]] = []
+    top = _candidate_ceilings(c, scenario, roll, near)
+    for name, value in (ceilings or {}).items():
+        top[name] = min(top[name], value)
+    incumbent = greedy_11e(c, scenario, roll, near, options.seed)
+    if incumbent is not None and all(incumbent[1][k] >= top[k] for k in top):
+        placed, counts = incumbent
+        return Placing(
+            "OPTIMAL", placed, int(counts["within_1"]), int(counts["engaged"]), dict(top)
+        )
+    hint = incumbent[0] if incumbent is not None else greedy_assignment(c, scenario, roll)
+    answer = Placing("UNKNOWN", None)
+    for _ in range(MAX_CUT_ROUNDS):
+        built = _build(c, scenario, roll, far_pairs, span)
+        if built is None:
+            return Placing("INFEASIBLE", None, cuts=len(far_pairs))
+        pm, adjacency = built
+        ones = cp_model.LinearExpr.Sum([v for p, v in pm.y.items() if near[p]])
+        engaged = cp_model.LinearExpr.Sum([v for p, v in pm.y.items() if c.engaged[p]])
+        nearest = np.min(np.vstack(list(c.reach.values())), axis=0)
+        moved = cp_model.LinearExpr.Sum(
+            [int(np.ceil(min(nearest[p], 1e3) * MOVE_SCALE)) * v for p, v in pm.y.items()]
+        )
+        objectives = [
+            Objective("within_1", ones, True, top.get("within_1")),
+            Objective("engaged", engaged, True, top.get("engaged")),
+            Objective("movement", moved, False, tie_break=True),
+        ]
+        state = solve_ordered(
+            pm,
+            c,
+            objectives,
+            adjacency,
+            roll=roll,
+            time_limit_s=max(0.05, end - clock.now()),
+            seed=options.seed,
+            workers=min(2, options.workers),
+            presolve=options.presolve,
+            hint=list(hint.values()) if hint else None,
+            need_connected=len(scenario.acting_unit.models) > 1,
+            incumbent=incumbent if not far_pairs else None,
+        )
+        answer.cuts += state.cuts
+        if state.assignment is None:
+            answer.status = "INFEASIBLE" if state.status == "INFEASIBLE" else "UNKNOWN"
+            answer.placed = None
+            return answer
+        broken = _far_used(c, list(state.assignment.values()), span)
+        if broken:
+            far_pairs += broken
+            answer.cuts += len(broken)
+            if clock.now() >= end:
+                return Placing("UNKNOWN", None, cuts=answer.cuts)
+            continue
+        answer.placed = state.assignment
+        answer.status = "OPTIMAL" if state.status == "OPTIMAL" else "FEASIBLE"
+        for stage in state.stages:
+            if stage.name in ("within_1", "engaged") and np.isfinite(stage.bound):
+                answer.bound[stage.name] = int(np.floor(stage.bound + 1e-9))
+        answer.within_1 = _count(answer.placed, near)
+        answer.engaged = _count(answer.placed, _engaged_mask(c))
+        return answer
+    return answer
+
+
+def _candidate_ceilings(
+    c: cand.Candidates, scenario: Scenario, roll: int, near: np.ndarray
+) -> dict[str, int]:
+    """Models that reach some candidate within 1" of a target, and some engaged one: ceilings
+    over the candidates (each model stands on one spot)."""
+    engaged = _engaged_mask(c)
+    out = {"within_1": 0, "engaged": 0}
+    for lengths in c.reach.values():
+        ok = lengths <= roll - ROLL_MARGIN_IN
+        out["within_1"] += bool((ok & near).any())
+        out["engaged"] += bool((ok & engaged).any())
+    return out
+
+
+def _build(c: cand.Candidates, scenario: Scenario, roll: int, far_pairs, span):
+    """The CP-SAT model: one spot per model (symmetric classes), no overlap, 2" coherency,
+    every target engaged (layer separators between two targets' spots), the span's linear
+    relaxation and the cut pairs; None when a rule leaves no spot."""
+    unit = scenario.acting_unit
+    classes: dict[int, list[str]] = {}
+    for m in unit.models:
+        classes.setdefault(c.base_keys.index(unit.base_of(m)), []).append(m.id)
+    pm = assignment(c, roll, classes)
+    if pm is None:
+        return None
+    live = sorted(pm.y)
+    add_no_overlap(pm, c)
+    adjacency = neighbours(c, live)
+    add_coherency(pm, adjacency, 1 if len(unit.models) > 1 else 0)
+    engaging = {t: [p for p in live if t in c.engaged[p]] for t in scenario.action.targets}
+    for spots in engaging.values():
+        if not spots:
+            return None
+        pm.model.AddBoolOr([pm.y[p] for p in spots])
+    tids = list(engaging)
+    for i, first in enumerate(tids):
+        for second in tids[i + 1 :]:
+            if add_layer_separators(pm, adjacency, engaging[first], engaging[second]) < 0:
+                return None
+    if span is not None and len(unit.models) > 1:
+        radius = np.array([c.base_keys[int(b)].circumradius_in for b in c.base_of])
+        _span_relaxation(pm, c, live, radius, span)
+        for p, q in far_pairs:
+            if p in pm.y and q in pm.y:
+                pm.model.AddBoolOr([pm.y[p].Not(), pm.y[q].Not()])
+    return pm, adjacency
+
+
+def _engaged_mask(c: cand.Candidates) -> np.ndarray:
+    return np.array([bool(e) for e in c.engaged], dtype=bool)
+
+
+def _count(placed: dict[str, int], mask: np.ndarray) -> int:
+    return int(sum(1 for p in placed.values() if mask[p]))
+
+
+def _span_relaxation(pm, c: cand.Candidates, live: list[int], radius: np.ndarray, span: float):
+    """Along each direction: the unit's extent, each base reaching its centre's projection
+    plus or minus its circumradius, is at most the span plus the two radii it is measured
+    between (a necessary condition of the 9" span, in thousandths of an inch)."""
+    model = pm.model
+    scale = MOVE_SCALE
+    for k in range(SPAN_DIRECTIONS):
+        a = np.pi * k / SPAN_DIRECTIONS
+        proj = c.x * np.cos(a) + c.y * np.sin(a)
+        hi_vals = np.floor((proj - radius) * scale).astype(int)
+        lo_vals = np.ceil((proj + radius) * scale).astype(int)
+        top = model.NewIntVar(int(hi_vals[live].min()), int(hi_vals[live].max()), f"hi{k}")
+        low = model.NewIntVar(int(lo_vals[live].min()), int(lo_vals[live].max()), f"lo{k}")
+        for p in live:
+            model.Add(top >= int(hi_vals[p])).OnlyEnforceIf(pm.y[p])
+            model.Add(low <= int(lo_vals[p])).OnlyEnforceIf(pm.y[p])
+        model.Add(top - low <= round(span * scale) + 2)
+
+
+def _far_used(c: cand.Candidates, used: list[int], span: float | None) -> list[tuple[int, int]]:
+    """The pairs of used candidates more than the span apart (kept `PAIR_MARGIN_IN` inside):
+    they can never both be held."""
+    if span is None:
+        return []
+    return [
+        (p, q)
+        for i, p in enumerate(used)
+        for q in used[i + 1 :]
+        if _gap(c, p, q) > span - PAIR_MARGIN_IN
+    ]
+
+
+def _gap(c: cand.Candidates, p: int, q: int) -> float:
+    a, b = c.base_keys[int(c.base_of[p])], c.base_keys[int(c.base_of[q])]
+    if isinstance(a, RoundBase) and isinstance(b, RoundBase):
+        return float(np.hypot(c.x[p] - c.x[q], c.y[p] - c.y[q])) - a.radius_in - b.radius_in
+    fa = Footprint(a, float(c.x[p]), float(c.y[p]), float(c.z[p]), float(c.facing[p]))
+    fb = Footprint(b, float(c.x[q]), float(c.y[q]), float(c.z[q]), float(c.facing[q]))
+    return edge_distance(fa, fb)
