@@ -19,6 +19,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Battlefield, Footprint
+from chargeopt.geometry.terrain_11e import wall_shapes
 from chargeopt.models import (
     ActionKind,
     HullBase,
@@ -70,6 +71,9 @@ STYLE = """
 .impassable{fill:#55504a;stroke:#2e2a26;stroke-width:1}
 .barricade{fill:#7a5a2b}
 .difficult{fill:#8fbf7f;fill-opacity:.45;stroke:#5f8f4f;stroke-dasharray:4 2}
+.dense{fill:#9a8a70;fill-opacity:.35;stroke:#5a4a32;stroke-width:1}
+.light{fill:#a9c08a;fill-opacity:.35;stroke:#5f8f4f;stroke-width:1;stroke-dasharray:4 2}
+.exposed{fill:none;stroke:#8a7352;stroke-width:1;stroke-dasharray:2 3}
 .terrain-label{font-size:9px;fill:#5a4a32;text-anchor:middle}
 .attacker{fill:#2f6fb0;stroke:#173a60;stroke-width:1}
 .defender{fill:#c0392b;stroke:#5e1a13;stroke-width:1}
@@ -95,7 +99,11 @@ TERRAIN_CLASS = {
     TerrainKind.IMPASSABLE: ("impassable", "impassable"),
     TerrainKind.BARRICADE: ("barricade", "barricade"),
     TerrainKind.DIFFICULT: ("difficult", "difficult ground"),
+    TerrainKind.DENSE: ("dense", "dense terrain"),
+    TerrainKind.LIGHT: ("light", "light terrain"),
+    TerrainKind.EXPOSED: ("exposed", "exposed terrain"),
 }
+_DRAWN_FIRST = (TerrainKind.DENSE, TerrainKind.LIGHT, TerrainKind.EXPOSED, TerrainKind.FLOOR)
 
 
 def _px(inches: float) -> str:
@@ -132,12 +140,20 @@ def _label(x: float, y: float, text: str, css: str, size_in: float) -> str:
 
 def _terrain(battlefield: Battlefield) -> list[str]:
     out = []
-    for piece in sorted(battlefield.pieces, key=lambda p: p.kind != TerrainKind.FLOOR):
+    order = {kind: i for i, kind in enumerate(_DRAWN_FIRST)}
+    for piece in sorted(battlefield.pieces, key=lambda p: order.get(p.kind, len(order))):
         css, what = TERRAIN_CLASS[piece.kind]
+        if piece.terrain.height_in is not None:
+            what += f' {piece.terrain.height_in:g}" high'
         out.append(
             f'<path class="{css}" d="{_path_data(piece.shape)}">'
             f"<title>{escape(f'{piece.id}: {what}')}</title></path>"
         )
+        for wall in wall_shapes(piece.terrain):
+            out.append(
+                f'<path class="wall" d="{_path_data(wall)}">'
+                f"<title>{escape(f'{piece.id}: wall')}</title></path>"
+            )
         if piece.kind == TerrainKind.FLOOR and piece.height:
             c = piece.shape.representative_point()
             out.append(_label(c.x, c.y, f'floor {piece.height:g}"', "terrain-label", 2.0))

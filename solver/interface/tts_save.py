@@ -83,6 +83,11 @@ def read_save(path: str | Path) -> Save:
         raise ScenarioError(
             name, [("", "not UTF-8 text", "give the .json save TTS wrote")]
         ) from None
+    return parse_save(text, name)
+
+
+def parse_save(text: str, name: str) -> Save:
+    """A TTS save from its text (the page uploads it), `name` in the messages."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
