@@ -6,6 +6,7 @@ without Chromium except under CI."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import subprocess
@@ -127,7 +128,7 @@ def test_a_unit_by_datasheet_is_placed_where_the_board_is_clicked(page: sync_api
     assert len(spots) == 5
     pitch = 32 / 25.4 + 0.5  # a 32mm base's width and the 0.5" gap
     xs = sorted(x for x, _ in spots)
-    assert all(abs(b - a - pitch) < 0.002 for a, b in zip(xs, xs[1:], strict=False))
+    assert all(abs(b - a - pitch) < 0.002 for a, b in itertools.pairwise(xs))
     assert len({y for _, y in spots}) == 1, spots  # one row
     click_in = 0.1  # a screen pixel is about 0.09" of the board here
     assert abs(spots[0][1] - 38.0) < click_in and abs(sum(xs) / 5 - 40.0) < click_in, spots
