@@ -62,7 +62,7 @@ def installed() -> None:
     try:
         data_set()
     except KeyPathError:
-        raise ChargeoptError(f"the 40kdc data set is not installed: {INSTALL_FIX}") from None
+        raise ChargeoptError(f"the 40kdc data set is not installed; {INSTALL_FIX}") from None
 
 
 def datasheet_facts(name: object) -> dict[str, Any]:
