@@ -224,7 +224,7 @@ def data_set_used(scenario: Any) -> dict[str, Any] | None:
     from .data_set import data_set_stats
 
     sheets = {
-        unit.id: find_datasheet(unit.datasheet).facts()
+        unit.id: _used(unit, find_datasheet(unit.datasheet))
         for unit in scenario.units
         if getattr(unit, "datasheet", None)
     }
@@ -237,3 +237,17 @@ def data_set_used(scenario: Any) -> dict[str, Any] | None:
     if not sheets and layout is None:
         return None
     return data_set_stats(sheets, layout)
+
+
+def _used(unit: Any, sheet: Datasheet) -> dict[str, Any]:
+    """The datasheet's facts as the unit used them: a base or keywords the scenario wrote
+    instead are named as the scenario's."""
+    facts = sheet.facts()
+    own = unit.base.label() if unit.base is not None else "own bases"
+    if sheet.base is None or own != _label(sheet.base):
+        facts["base"] = f"{own}, the scenario's"
+        facts.pop("base_note", None)
+    if set(unit.keywords) != set(sheet.keywords):
+        facts["keywords"] = list(unit.keywords)
+        facts["keywords_from"] = "scenario"
+    return facts

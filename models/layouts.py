@@ -230,14 +230,21 @@ def layout_objectives(layout: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def layout_fill(data: dict[str, Any]) -> dict[str, Any]:
-    """A scenario table whose board names a layout: the board's size (unless given), the
-    layout's terrain and objectives added after the scenario's own."""
+    """A scenario table whose board names a layout: the layout's terrain and objectives added
+    after the scenario's own (the board still gives its size)."""
     board = data["board"]
     layout = find_layout(str(board["layout"]))
     ruleset = data.get("ruleset")
     edition = ruleset if isinstance(ruleset, str) else (ruleset or [""])[0]
+    size = board_of(layout)
+    for side in ("width", "height"):
+        if side not in board:
+            raise KeyPathError(
+                f"board.{side}",
+                f"the board needs its {side} (a layout does not set it)",
+                f"add width = {size['width']:g}, height = {size['height']:g} (the layout's board)",
+            )
     out = dict(data)
-    out["board"] = {**board_of(layout), **board}
     terrain, _ = layout_terrain(layout, str(edition))
     out["terrain"] = [*(data.get("terrain") or []), *terrain]
     out["objectives"] = [*(data.get("objectives") or []), *layout_objectives(layout)]

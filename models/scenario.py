@@ -114,10 +114,15 @@ class Board(_Frozen):
         gt=0,
         le=MAX_COORDINATE_IN,
     )
+
+
+class LayoutBoard(Board):
+    """A 40k board, which may also name an official terrain layout (the data set's)."""
+
     layout: str | None = key(
         "A terrain layout of the 40kdc data set by name or id (pip install 'chargeopt[data]'): "
-        "its terrain and objectives are added to the scenario's, and it gives the board's size "
-        "unless width and height are written. Powered by 40kdc-data.",
+        "its terrain and objectives are added to the scenario's (width and height still give "
+        "the board's size, 60 by 44 for most layouts). Powered by 40kdc-data.",
         example="Take vs Take 01",
         default=None,
         min_length=1,
@@ -501,7 +506,7 @@ class Scenario(_Frozen):
         example="40k-10e",
         min_length=1,
     )
-    board: Board = key(
+    board: LayoutBoard = key(
         "The battlefield's size; the origin is its top-left corner, x to the right, y down.",
         example={"width": 60.0, "height": 44.0},
     )

@@ -432,6 +432,10 @@ def check(
         click.echo(
             summarise(violations) if violations else f"OK: no violations ({checked} models checked)"
         )
+        from chargeopt.solver.interface.data_set_text import credit_lines
+
+        for line in credit_lines(scenario):
+            click.echo(line)
     if violations:
         click.get_current_context().exit(EXIT_VIOLATIONS)
 

@@ -16,7 +16,11 @@ def data_set_lines(result: Result) -> list[str]:
     parts = [_sheet_words(unit, sheet) for unit, sheet in (used.get("datasheets") or {}).items()]
     layout = used.get("layout")
     if isinstance(layout, dict):
-        parts.append(f"layout {layout.get('name')}")
+        assumed = layout.get("assumed_heights") or {}
+        told = ", ".join(f'{kind} {height:g}"' for kind, height in assumed.items())
+        parts.append(
+            f"layout {layout.get('name')}" + (f" (heights not given: {told})" if told else "")
+        )
     head = f"{used.get('attribution')} ({used.get('package')} {used.get('version')})"
     return [head + (": " + "; ".join(parts) if parts else "")]
 
@@ -29,3 +33,13 @@ def _sheet_words(unit: str, sheet: dict[str, Any]) -> str:
     if sheet.get("base_note"):
         words.append(str(sheet["base_note"]))
     return f"{unit} = {sheet.get('name')} ({', '.join(words)})"
+
+
+def credit_lines(scenario: object) -> list[str]:
+    """The same line for a scenario (`chargeopt check`): what the data set gave it."""
+    from chargeopt.models.datasheets import data_set_used
+
+    used = data_set_used(scenario)
+    if used is None:
+        return []
+    return data_set_lines(Result(stats={"data_set": used}))

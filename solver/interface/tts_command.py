@@ -101,7 +101,12 @@ def import_group() -> None:
     "--skip", "skip", multiple=True, help="Leave out the models of this nickname or GUID."
 )
 @click.option("--charge", "charger", default=None, help="The unit that charges.")
-@click.option("--target", "targets", multiple=True, help="A unit it charges (repeat for more).")
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    help="A unit it charges (repeat for more; 40k-11e: optional, chosen after the roll).",
+)
 @click.option(
     "--attacker",
     "attackers",
@@ -109,7 +114,7 @@ def import_group() -> None:
     help="Another unit on the charger's side (all others are the defender's).",
 )
 @click.option("--roll", type=click.IntRange(0, 36), default=None, help="The charge roll.")
-@click.option("--ruleset", default="40k-10e", show_default=True, help="The rules to play by.")
+@click.option("--ruleset", default="40k-11e", show_default=True, help="The rules to play by.")
 @click.option("--layout", default=None, help="A terrain layout by name or id" + DATA_HELP)
 def import_tts(
     save_file: str,
@@ -166,7 +171,8 @@ def import_tts(
 
     checked_scenario(table, output)
     units = ", ".join(f"{u['id']} ({len(u['models'])})" for u in table["units"])
-    click.echo(f"Wrote {output}: units {units}; {charger} charges {', '.join(targets)}")
+    aim = ", ".join(targets) or "the targets its roll reaches"
+    click.echo(f"Wrote {output}: units {units}; {charger} charges {aim}")
     click.echo(f"Solve it, then write the answer back: {back}")
     if any("datasheet" in u for u in table["units"]) or layout:
         click.echo(ATTRIBUTION)
@@ -210,5 +216,8 @@ def export_tts(
         raise ScenarioError(result_file, [("placements", "has no placement to write", "")])
     save = read_save(save_file)
     text, moved = moved_save(save, result, frame, save_file)
-    write_text(output, text)
+    try:
+        Path(output).write_bytes(save.encoded(text))
+    except OSError as exc:
+        raise ChargeoptError(f"{output}: cannot write ({exc.strerror})") from None
     click.echo(f"Wrote {output}: {len(moved)} model(s) moved ({', '.join(moved) or 'none'})")

@@ -34,7 +34,7 @@ class ImportOptions:
     targets: tuple[str, ...] = ()
     attackers: tuple[str, ...] = ()
     roll: int | None = None
-    ruleset: str = "40k-10e"
+    ruleset: str = "40k-11e"
     layout: str | None = None
 
 
@@ -194,10 +194,12 @@ def _linked(members: list[_Model], frame: Frame) -> list[list[_Model]]:
 
 def _check_move(units: dict[str, list[_Model]], options: ImportOptions, save_name: str) -> None:
     listed = "; ".join(f"{u!r} ({len(ms)} models)" for u, ms in units.items())
-    if options.charger is None or not options.targets:
+    after_roll = options.ruleset == "40k-11e"
+    if options.charger is None or not (options.targets or after_roll):
         raise ChargeoptError(
-            f"{save_name}: say which unit charges which: --charge UNIT --target UNIT; the "
-            f"save's units are {listed}"
+            f"{save_name}: say which unit charges which: --charge UNIT"
+            + ("" if after_roll else " --target UNIT")
+            + f"; the save's units are {listed}"
         )
     for name in (options.charger, *options.targets, *options.attackers):
         if name not in units:
@@ -229,11 +231,9 @@ def _table(units: dict[str, list[_Model]], options: ImportOptions) -> dict[str, 
             _model(m, frame, "base" not in unit and "datasheet" not in unit) for m in members
         ]
         out_units.append(unit)
-    action: dict[str, Any] = {
-        "kind": "charge",
-        "unit": options.charger,
-        "targets": list(options.targets),
-    }
+    action: dict[str, Any] = {"kind": "charge", "unit": options.charger}
+    if options.targets:
+        action["targets"] = list(options.targets)
     if options.roll is not None:
         action["roll"] = options.roll
     return {

@@ -9,6 +9,7 @@ seen from above, so chargeopt's facing = rotY - 90."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from dataclasses import dataclass
@@ -70,23 +71,31 @@ class Save:
     text: str
     objects: tuple[TableObject, ...]
     spans: dict[tuple[int, str], Span]
+    bom: bytes = b""
+
+    def encoded(self, text: str) -> bytes:
+        """`text` as the file's bytes: UTF-8, with the save's byte-order mark if it had one
+        (line ends are kept as they are in the text)."""
+        return self.bom + text.encode("utf-8")
 
 
 def read_save(path: str | Path) -> Save:
     """Read a TTS save; a ScenarioError naming the file when it is not one."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise ScenarioError(name, [("", f"cannot read the file ({exc.strerror})", "")]) from None
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+    try:
+        text = raw[len(bom) :].decode("utf-8")
     except UnicodeDecodeError:
-        raise ScenarioError(
-            name, [("", "not UTF-8 text", "give the .json save TTS wrote")]
-        ) from None
-    return parse_save(text, name)
+        problem = ("", "not UTF-8 text", "give the .json save TTS wrote")
+        raise ScenarioError(name, [problem]) from None
+    return parse_save(text, name, bom)
 
 
-def parse_save(text: str, name: str) -> Save:
+def parse_save(text: str, name: str, bom: bytes = b"") -> Save:
     """A TTS save from its text (the page uploads it), `name` in the messages."""
     try:
         data = json.loads(text)
@@ -113,7 +122,7 @@ def parse_save(text: str, name: str) -> Save:
                 transform=numbers,
             )
         )
-    return Save(text, tuple(objects), transform_spans(text))
+    return Save(text, tuple(objects), transform_spans(text), bom)
 
 
 def transform_spans(text: str) -> dict[tuple[int, str], Span]:

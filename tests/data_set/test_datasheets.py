@@ -174,3 +174,14 @@ def test_without_the_data_set_one_line_says_how_to_install_it(tmp_path: Any) -> 
         "installed; install the 40kdc data set: pip install 'chargeopt[data]' (or pip install "
         "wh40kdc)"
     ]
+
+
+def test_stats_name_what_the_scenario_wrote_instead() -> None:
+    from chargeopt.models.datasheets import data_set_used
+
+    scenario = _load(_scenario("Intercessor Squad", base="40mm"))
+    sheet = data_set_used(scenario)["datasheets"]["A"]  # type: ignore[index]
+    assert sheet["base"] == "40mm, the scenario's"
+    assert sheet["movement_in"] == [6.0] and "keywords_from" not in sheet
+    plain = _load(_scenario("Intercessor Squad"))
+    assert data_set_used(plain)["datasheets"]["A"]["base"] == "32mm"  # type: ignore[index]

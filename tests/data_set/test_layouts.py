@@ -17,7 +17,7 @@ from shapely.ops import unary_union
 
 from chargeopt.models import Scenario, ScenarioError, TerrainKind, validate_document
 from chargeopt.models.data_set import data_set
-from chargeopt.models.layouts import STOREY_IN, find_layout
+from chargeopt.models.layouts import STOREY_IN, board_of, find_layout
 from chargeopt.solver import api
 
 LAYOUTS = sorted(lay["name"] for lay in data_set().terrain_layouts)
@@ -26,7 +26,7 @@ LAYOUTS = sorted(lay["name"] for lay in data_set().terrain_layouts)
 def _table(layout: str, ruleset: str, a: tuple[float, float], b: tuple[float, float]) -> dict:
     return {
         "ruleset": ruleset,
-        "board": {"layout": layout},
+        "board": {"layout": layout, **board_of(find_layout(layout))},
         "units": [
             {
                 "id": "A",
@@ -55,8 +55,10 @@ def test_the_data_set_has_46_layouts() -> None:
 
 def test_a_layout_is_found_by_name_or_id_and_a_miss_names_the_nearest() -> None:
     assert find_layout("take vs take 01")["id"] == find_layout("bm-take-vs-take-01")["id"]
+    data = _table("Take vs Take 01", "40k-10e", (1, 1), (3, 1))
+    data["board"]["layout"] = "Take vs Tak 01"
     with pytest.raises(ScenarioError) as caught:
-        _load(_table("Take vs Tak 01", "40k-10e", (1, 1), (3, 1)))
+        _load(data)
     line = caught.value.lines()[0]
     assert "board.layout: no terrain layout 'Take vs Tak 01'" in line
     assert '"Take vs Take 01"' in line
@@ -68,7 +70,7 @@ def test_take_vs_take_01_under_11e() -> None:
     are linked: one marker at (30, 22))."""
     scenario = _load(_table("Take vs Take 01", "40k-11e", (1, 1), (3, 1)))
     kinds = [t.kind for t in scenario.terrain]
-    assert (scenario.board.width, scenario.board.height) == (60.0, 44.0)
+    assert scenario.board.layout == "Take vs Take 01"
     assert kinds.count(TerrainKind.FLOOR) == 10
     assert (kinds.count(TerrainKind.DENSE), kinds.count(TerrainKind.LIGHT)) == (14, 14)
     assert {t.height for t in scenario.terrain if t.kind == TerrainKind.FLOOR} == {STOREY_IN}
@@ -79,6 +81,24 @@ def test_take_vs_take_01_under_11e() -> None:
     centre = next(o for o in scenario.objectives if o.id == "obj-objective-center")
     assert (centre.x, centre.y) == (30.0, 22.0)
     assert len(scenario.objectives) == 5
+
+
+def test_a_board_with_a_layout_still_gives_its_size() -> None:
+    data = _table("KOTC Colosseum", "40k-11e", (1, 1), (3, 1))
+    assert data["board"]["width"] == 36.0
+    del data["board"]["width"]
+    with pytest.raises(ScenarioError) as caught:
+        _load(data)
+    assert caught.value.lines() == [
+        "t.toml: board.width: the board needs its width (a layout does not set it); add "
+        "width = 36, height = 36 (the layout's board)"
+    ]
+
+
+def test_a_rank_and_file_board_takes_no_layout() -> None:
+    from chargeopt.models import RankAndFileScenario
+
+    assert "layout" not in RankAndFileScenario.model_fields["board"].annotation.model_fields
 
 
 def test_an_explicit_board_size_and_own_terrain_are_kept() -> None:

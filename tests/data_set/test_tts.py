@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from repo_paths import REPO_ROOT
 
 from chargeopt.models import load_result, load_scenario
@@ -23,7 +25,7 @@ from chargeopt.solver.interface.tts_save import (
     transform_spans,
 )
 
-SAVE = REPO_ROOT / "tests" / "data" / "tts" / "charge-table.json"
+SAVE = REPO_ROOT / "benchmarks" / "layouts" / "examples" / "tts" / "charge-table.json"
 INTERCESSORS = ["1ab000", "1ab011", "1ab022", "1ab033", "1ab044"]
 
 
@@ -122,8 +124,21 @@ def _objects(path: Path) -> dict[str, dict[str, Any]]:
     return {o["GUID"]: o for o in json.loads(path.read_text())["ObjectStates"]}
 
 
-def test_round_trip_changes_exactly_the_acting_models_transforms(tmp_path: Path) -> None:
-    _import(tmp_path, "--charge", "Intercessor Squad", "--target", "Boyz", "--roll", "7")
+@pytest.mark.parametrize("ruleset", ["40k-11e", "40k-10e"])
+def test_round_trip_changes_exactly_the_acting_models_transforms(
+    tmp_path: Path, ruleset: str
+) -> None:
+    _import(
+        tmp_path,
+        "--charge",
+        "Intercessor Squad",
+        "--target",
+        "Boyz",
+        "--roll",
+        "7",
+        "--ruleset",
+        ruleset,
+    )
     solved = _run("solve", str(tmp_path / "t.toml"), "-o", str(tmp_path / "r.json"), "--quiet")
     assert solved.exit_code == 0, solved.output
     moved = tmp_path / "moved.json"
@@ -171,3 +186,70 @@ def test_export_refuses_a_result_of_another_save(tmp_path: Path) -> None:
 def test_a_bad_board_size_is_one_line(tmp_path: Path, bad: str) -> None:
     out = _import(tmp_path, "--board", bad)
     assert out.exit_code == 2 and "WIDTHxHEIGHT" in out.output
+
+
+def test_the_data_options_and_the_check_credit_the_data_set() -> None:
+    assert "Powered by 40kdc-" in _run("import", "tts", "--help").output
+    examples = SAVE.parent
+    out = _run(
+        "check", str(examples / "charge-table.toml"), str(examples / "charge-table.result.json")
+    )
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-1].startswith("Powered by 40kdc-data (wh40kdc 1.4.5): ")
+
+
+def test_export_keeps_a_byte_order_mark_and_windows_line_ends(tmp_path: Path) -> None:
+    """A save written on Windows (BOM, CRLF): only the edited numbers' lines change."""
+    _import(tmp_path, "--charge", "Intercessor Squad", "--target", "Boyz", "--roll", "7")
+    assert _run("solve", str(tmp_path / "t.toml"), "-o", str(tmp_path / "r.json")).exit_code == 0
+    windows = tmp_path / "w.json"
+    windows.write_bytes(b"\xef\xbb\xbf" + SAVE.read_bytes().replace(b"\n", b"\r\n"))
+    moved = tmp_path / "m.json"
+    out = _run("export", "tts", str(windows), str(tmp_path / "r.json"), "-o", str(moved))
+    assert out.exit_code == 0, out.output
+    before, after = windows.read_bytes(), moved.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbf")
+    assert after.count(b"\r\n") == before.count(b"\r\n") == before.count(b"\n")
+    lines = zip(before.split(b"\r\n"), after.split(b"\r\n"), strict=True)
+    changed = [b for a, b in lines if a != b]
+    assert all(line.strip().startswith((b'"posX"', b'"posZ"')) for line in changed)
+    assert len(changed) == 10
+
+
+def test_import_with_a_layout_puts_its_terrain_on_the_board(tmp_path: Path) -> None:
+    out = _import(tmp_path, "--charge", "Intercessor Squad", "--layout", "bm-take-vs-take-02")
+    assert out.exit_code == 0, out.output
+    scenario = load_scenario(tmp_path / "t.toml")
+    assert scenario.board.layout == "bm-take-vs-take-02"
+    assert (scenario.board.width, scenario.board.height) == (60.0, 44.0)
+    assert len(scenario.terrain) > 20 and scenario.objectives
+    out = _import(tmp_path, "--charge", "Intercessor Squad", "--layout", "Take vs Take 99")
+    assert out.exit_code == 2
+    assert "--layout 'Take vs Take 99': no terrain layout" in out.output
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+_NUMBERS = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    transforms=st.lists(st.fixed_dictionaries({"posX": _NUMBERS, "rotY": _NUMBERS}), max_size=4),
+    noise=st.dictionaries(st.text(), _JSON, max_size=3),
+    indent=st.sampled_from([None, 2, "\t"]),
+)
+def test_spans_find_every_transform_number_whatever_the_layout(
+    transforms: list[dict[str, float]], noise: dict[str, Any], indent: Any
+) -> None:
+    """Any JSON (other keys, nesting, escapes, indents): each top-level Transform number is
+    found, and its text reads back as the number written."""
+    states = [{**noise, "Transform": t, "ContainedObjects": [{"Transform": t}]} for t in transforms]
+    text = json.dumps({**noise, "ObjectStates": states}, indent=indent)
+    spans = transform_spans(text)
+    assert set(spans) == {(i, k) for i in range(len(transforms)) for k in ("posX", "rotY")}
+    for (i, key), (start, end) in spans.items():
+        assert float(text[start:end]) == transforms[i][key]
