@@ -114,7 +114,13 @@ def import_group() -> None:
     help="Another unit on the charger's side (all others are the defender's).",
 )
 @click.option("--roll", type=click.IntRange(0, 36), default=None, help="The charge roll.")
-@click.option("--ruleset", default="40k-11e", show_default=True, help="The rules to play by.")
+@click.option(
+    "--ruleset",
+    type=click.Choice(["40k-11e", "40k-10e", "40k-9e", "40k-assault-4e"]),
+    default="40k-11e",
+    show_default=True,
+    help="The rules to play by.",
+)
 @click.option("--layout", default=None, help="A terrain layout by name or id" + DATA_HELP)
 def import_tts(
     save_file: str,

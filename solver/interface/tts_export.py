@@ -4,11 +4,16 @@ other byte as it was, so the player loads the ruling in the game."""
 
 from __future__ import annotations
 
+import math
+
 from chargeopt.models import ChargeoptError, Result
 from chargeopt.solver.interface.tts_save import Frame, Save, rot_y_of
 
 UNMOVED_UNITS = 1e-6
 """A number closer than this (in TTS units) to the save's own is left as the save wrote it."""
+FARTHEST_MOVE_IN = 36.0
+"""No move goes farther (a roll is at most 36"): a placement farther from the save's position
+means the frame differs from the import's."""
 WRITTEN_DECIMALS = 9
 """Numbers are written to 1e-9 of a unit: the answer's own printed values in inches stay
 exact to far within the margins that keep them legal (solver/core/tolerances.py)."""
@@ -27,6 +32,13 @@ def moved_save(save: Save, result: Result, frame: Frame, save_name: str) -> tupl
                 "ids are the GUIDs of the save it was imported from); give that save"
             )
         t = obj.transform
+        start = frame.to_board(t["posX"], t["posZ"])
+        if math.dist(start, (placement.x, placement.y)) > FARTHEST_MOVE_IN:
+            raise ChargeoptError(
+                f"{save_name}: model {obj.guid} would move "
+                f'{math.dist(start, (placement.x, placement.y)):.1f}" from where the save has '
+                "it: give export the --scale and --board the import used"
+            )
         pos_x, pos_z = frame.to_table(placement.x, placement.y)
         wanted = {"posX": pos_x, "posZ": pos_z}
         if placement.z:

@@ -253,3 +253,23 @@ def test_spans_find_every_transform_number_whatever_the_layout(
     assert set(spans) == {(i, k) for i in range(len(transforms)) for k in ("posX", "rotY")}
     for (i, key), (start, end) in spans.items():
         assert float(text[start:end]) == transforms[i][key]
+
+
+def test_export_refuses_a_frame_other_than_the_imports(tmp_path: Path) -> None:
+    """Imported on a 60x44 board, exported as if on 200x150: the save's models would start
+    80" from their placements, farther than any move: refused."""
+    _import(tmp_path, "--charge", "Intercessor Squad", "--target", "Boyz", "--roll", "7")
+    assert _run("solve", str(tmp_path / "t.toml"), "-o", str(tmp_path / "r.json")).exit_code == 0
+    out = _run(
+        "export",
+        "tts",
+        str(SAVE),
+        str(tmp_path / "r.json"),
+        "-o",
+        str(tmp_path / "m.json"),
+        "--board",
+        "200x150",
+    )
+    assert out.exit_code == 2
+    assert "give export the --scale and --board the import used" in out.output
+    assert not (tmp_path / "m.json").exists()
