@@ -50,6 +50,7 @@ def create_app(
         "rulesets": moves.ruleset_choices(),
         "table_edges": moves.table_edges(),
         "action_keys": list(moves.ACTION_KEYS),
+        "tts_rulesets": list(tts.RULESETS),
     }
     if start_file is not None:
         text = Path(start_file).read_text(encoding="utf-8-sig")

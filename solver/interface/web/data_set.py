@@ -27,7 +27,8 @@ DEFAULT_SPOT_RINGS = 8
 
 def facts() -> dict[str, Any]:
     """What the page needs to offer the data set: installed or the one line to install it, the
-    attribution, the layout names and the datasheet names (for suggestions while typing)."""
+    attribution, the layouts (name, id, board) and the datasheet names (for suggestions while
+    typing)."""
     try:
         ds = data_set()
     except KeyPathError:
@@ -37,12 +38,16 @@ def facts() -> dict[str, Any]:
             "attribution": ATTRIBUTION,
         }
     from chargeopt.models.data_set import data_set_version
+    from chargeopt.models.layouts import board_of
 
     return {
         "installed": True,
         "version": data_set_version(),
         "attribution": ATTRIBUTION,
-        "layouts": [{"id": lay["id"], "name": lay["name"]} for lay in ds.terrain_layouts],
+        "layouts": [
+            {"id": lay["id"], "name": lay["name"], "board": board_of(lay)}
+            for lay in ds.terrain_layouts
+        ],
         "datasheets": sorted({u.name for u in ds.units}),
     }
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from chargeopt.models import ChargeoptError, Result, ScenarioError, validate_document
 from chargeopt.models.nesting import too_deep
-from chargeopt.solver.interface.tts_command import _frame, _pairs
+from chargeopt.solver.interface.tts_command import _frame, _pairs, import_tts
 from chargeopt.solver.interface.tts_export import moved_save
 from chargeopt.solver.interface.tts_import import ImportOptions, save_units, scenario_table
 from chargeopt.solver.interface.tts_save import Frame, Save, parse_save
@@ -17,6 +17,12 @@ from chargeopt.solver.interface.tts_save import Frame, Save, parse_save
 MAX_SAVE_BYTES = 20_000_000
 """The largest request carrying a save (saves with scripts and many objects run to megabytes)."""
 MAX_SAVE_DEPTH = 64
+RULESETS: tuple[str, ...] = next(
+    tuple(p.type.choices)
+    for p in import_tts.params
+    if p.name == "ruleset"  # type: ignore[attr-defined]
+)
+"""The rulesets `chargeopt import tts --ruleset` offers, first its default."""
 BOM = "\ufeff"
 
 
@@ -74,9 +80,17 @@ def options_of(payload: dict[str, Any]) -> ImportOptions:
         charger=charger,
         targets=_words(payload, "targets"),
         roll=roll,
-        ruleset=str(payload.get("ruleset") or "40k-10e"),
+        ruleset=_ruleset(payload.get("ruleset")),
         layout=str(payload.get("layout") or "").strip() or None,
     )
+
+
+def _ruleset(asked: object) -> str:
+    if asked in (None, ""):
+        return ImportOptions().ruleset
+    if asked not in RULESETS:
+        raise ChargeoptError(f"ruleset {asked!r}: the import reads one of {', '.join(RULESETS)}")
+    return str(asked)
 
 
 def save_units_view(payload: dict[str, Any]) -> dict[str, Any]:

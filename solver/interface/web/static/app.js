@@ -1063,13 +1063,15 @@ function showDataUse() {
   $("save-tts").disabled = !(state.tts && state.tts.frame && answer);
 }
 
-// A layout chosen: the board's terrain becomes it (a new table when none is open).
+// A layout chosen: the board's terrain becomes it and its board the size (a new table when
+// none is open); "(none)" takes it away, the board's size kept.
 async function chooseLayout() {
   const name = $("layout").value;
   if (state.solving) return showError(["a solve is running: wait for it or cancel it"]);
+  const size = name ? state.data.layouts.find((l) => l.name === name).board : null;
   if (!state.doc || state.view.kind === "blocks") {
     if (!name) return;
-    const doc = { format: 1, ruleset: "40k-11e", board: { layout: name }, units: [] };
+    const doc = { format: 1, ruleset: "40k-11e", board: { ...size, layout: name }, units: [] };
     const reply = await call("POST", "/api/board", { name: "table.toml", document: doc });
     if (!reply.ok) return showError(reply.data.error);
     clearError();
@@ -1081,14 +1083,7 @@ async function chooseLayout() {
   const before = JSON.stringify(state.doc);
   const board = { ...state.doc.board };
   delete board.layout;
-  if (name) {
-    delete board.width;
-    delete board.height;
-    board.layout = name;
-  } else {
-    board.width = state.view.board.width;
-    board.height = state.view.board.height;
-  }
+  if (name) Object.assign(board, size, { layout: name });
   state.doc.board = board;
   if (await commitBoard(before)) $("status").textContent = name ? `Layout ${name}` : "No layout";
 }
@@ -1171,7 +1166,7 @@ function readSave(input) {
 function ttsRequest(extra = {}) {
   return {
     save_name: state.tts.name, save_text: state.tts.text, scale: $("tts-scale").value,
-    board: $("tts-board").value, bases: $("tts-bases").value, ...extra,
+    board: $("tts-board").value, bases: $("tts-bases").value, ruleset: $("tts-ruleset").value, ...extra,
   };
 }
 
@@ -1219,7 +1214,7 @@ function wireRealTables() {
   $("add-unit").addEventListener("click", () => addUnit(null));
   $("add-unit-click").addEventListener("click", startAddingByClick);
   $("open-tts").addEventListener("change", (e) => readSave(e.target));
-  for (const id of ["tts-scale", "tts-board", "tts-bases"]) $(id).addEventListener("change", openSave);
+  for (const id of ["tts-scale", "tts-board", "tts-bases", "tts-ruleset"]) $(id).addEventListener("change", openSave);
   $("tts-import").addEventListener("click", importSave);
   $("save-tts").addEventListener("click", saveMovedSave);
 }
@@ -1285,6 +1280,7 @@ async function start() {
   state.rulesets = reply.data.rulesets;
   state.actionKeys = reply.data.action_keys;
   state.tableEdges = reply.data.table_edges;
+  $("tts-ruleset").replaceChildren(...reply.data.tts_rulesets.map((r) => new Option(r, r)));
   const mb = reply.data.max_request_bytes / 1e6;
   $("limits").textContent = `This server takes scenarios of up to ${reply.data.max_models} models (${mb} MB a request) and solves for at most ${state.timeLimit} s.`;
   $("time-limit").value = state.timeLimit;

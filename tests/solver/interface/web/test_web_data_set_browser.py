@@ -95,7 +95,7 @@ def test_a_layout_by_name_draws_its_terrain_on_a_new_table(page: sync_api.Page) 
     sync_api.expect(page.locator("#data-credit")).to_be_hidden()
     page.select_option("#layout", LAYOUT)
     sync_api.expect(page.locator("#file-name")).to_have_text("table.toml")
-    assert page.evaluate("state.doc.board") == {"layout": LAYOUT}
+    assert page.evaluate("state.doc.board") == {"width": 60, "height": 44, "layout": LAYOUT}
     assert page.locator("#terrain path.dense").count() > 0
     assert page.locator("#terrain path.wall").count() > 0
     sync_api.expect(page.locator("#data-credit")).to_have_text(ATTRIBUTION)
@@ -176,3 +176,16 @@ def test_a_unit_clicked_where_it_does_not_fit_is_refused(page: sync_api.Page) ->
     sync_api.expect(message).to_contain_text("Boyz 2 does not fit there: table.toml: units[2]")
     sync_api.expect(message).to_contain_text("sticks out of the board")
     assert page.evaluate("state.doc.units.length") == 2
+
+
+def test_the_open_boards_layout_is_taken_away_and_back(page: sync_api.Page) -> None:
+    """On a board with its units, "(none)" takes the layout's terrain away, the board's size
+    and units kept; choosing it again brings the terrain back."""
+    page.select_option("#layout", "")
+    sync_api.expect(page.locator("#terrain path.dense")).to_have_count(0)
+    assert page.evaluate("state.doc.board") == {"width": 60, "height": 44}
+    assert page.evaluate("state.doc.units.length") == 2
+    sync_api.expect(page.locator("#data-credit")).to_be_visible()  # the units' datasheets
+    page.select_option("#layout", LAYOUT)
+    sync_api.expect(page.locator("#terrain path.dense")).not_to_have_count(0)
+    assert page.evaluate("state.doc.board.layout") == LAYOUT

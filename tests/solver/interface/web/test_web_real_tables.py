@@ -22,7 +22,7 @@ from chargeopt.solver.interface.web import data_set as page_data_set
 from chargeopt.solver.interface.web.app import create_app
 from chargeopt.solver.interface.web.data_set import formation
 
-SAVE = REPO_ROOT / "tests" / "data" / "tts" / "charge-table.json"
+SAVE = REPO_ROOT / "benchmarks" / "layouts" / "examples" / "tts" / "charge-table.json"
 BASES = "Intercessor Squad=32mm\nBoyz=32mm"
 INTERCESSORS = ["1ab000", "1ab011", "1ab022", "1ab033", "1ab044"]
 LAYOUT = "Take vs Take 01"
@@ -121,7 +121,8 @@ def test_units_by_datasheet_on_a_layout(client: TestClient) -> None:
     """Five Intercessors at a point: one row 32mm + 0.5" apart; ten Boyz at the defender's
     first free spot; the names the data set gives, ids free, a charge between them."""
     pytest.importorskip("wh40kdc")
-    doc = {"format": 1, "ruleset": "40k-11e", "board": {"layout": LAYOUT}, "units": []}
+    board = {"width": 60.0, "height": 44.0, "layout": LAYOUT}
+    doc = {"format": 1, "ruleset": "40k-11e", "board": board, "units": []}
     request = {"name": "t.toml", "document": doc, "datasheet": "intercessor squad"}
     reply = client.post(
         "/api/unit",

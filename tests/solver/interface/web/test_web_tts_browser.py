@@ -23,7 +23,7 @@ from chargeopt.solver.interface.cli import main
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
-SAVE = REPO_ROOT / "tests" / "data" / "tts" / "charge-table.json"
+SAVE = REPO_ROOT / "benchmarks" / "layouts" / "examples" / "tts" / "charge-table.json"
 INTERCESSORS = {"1ab000", "1ab011", "1ab022", "1ab033", "1ab044"}
 WITHOUT_DATA_SET = (
     "import sys; sys.modules['wh40kdc'] = None; "
