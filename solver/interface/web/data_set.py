@@ -6,6 +6,7 @@ module only arranges what they give for the page."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -23,6 +24,8 @@ MAX_ROW = 5
 MAX_ADDED_MODELS = 100
 DEFAULT_SPOT_STEP_IN = 2.0
 DEFAULT_SPOT_RINGS = 8
+MAX_TRIES = 60
+"""Spots tried for a unit added without a point (each is a check of the whole board)."""
 
 
 def facts() -> dict[str, Any]:
@@ -203,7 +206,7 @@ def place_unit(
     index = len(data.get("units") or [])
     key = f"units[{index}]"
     last: list[str] = []
-    for x, y in spots:
+    for x, y in itertools.islice(spots, MAX_TRIES):
         placed = [
             {**m, "x": px, "y": py}
             for m, (px, py) in zip(

@@ -1093,10 +1093,24 @@ async function chooseLayout() {
 async function lookUpDatasheet() {
   const name = $("unit-datasheet").value.trim();
   $("unit-facts").textContent = "";
+  $("unit-suggestions").replaceChildren();
   if (!name) return;
   const reply = await call("POST", "/api/datasheet", { datasheet: name });
   if (!reply.ok) {
-    $("unit-facts").textContent = reply.data.error.join(" ");
+    const line = reply.data.error.join(" ");
+    $("unit-facts").textContent = line;
+    const near = line.includes("did you mean") ? [...line.split("did you mean")[1].matchAll(/"([^"]+)"/g)] : [];
+    $("unit-suggestions").replaceChildren(...near.map((m) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "suggestion";
+      button.textContent = m[1];
+      button.addEventListener("click", () => {
+        $("unit-datasheet").value = m[1];
+        lookUpDatasheet();
+      });
+      return button;
+    }));
     return;
   }
   const d = reply.data;
@@ -1166,7 +1180,7 @@ function readSave(input) {
 function ttsRequest(extra = {}) {
   return {
     save_name: state.tts.name, save_text: state.tts.text, scale: $("tts-scale").value,
-    board: $("tts-board").value, bases: $("tts-bases").value, ruleset: $("tts-ruleset").value, ...extra,
+    board: $("tts-board").value, bases: $("tts-bases").value, datasheets: $("tts-datasheets").value, ruleset: $("tts-ruleset").value, ...extra,
   };
 }
 
@@ -1214,7 +1228,7 @@ function wireRealTables() {
   $("add-unit").addEventListener("click", () => addUnit(null));
   $("add-unit-click").addEventListener("click", startAddingByClick);
   $("open-tts").addEventListener("change", (e) => readSave(e.target));
-  for (const id of ["tts-scale", "tts-board", "tts-bases", "tts-ruleset"]) $(id).addEventListener("change", openSave);
+  for (const id of ["tts-scale", "tts-board", "tts-bases", "tts-datasheets", "tts-ruleset"]) $(id).addEventListener("change", openSave);
   $("tts-import").addEventListener("click", importSave);
   $("save-tts").addEventListener("click", saveMovedSave);
 }

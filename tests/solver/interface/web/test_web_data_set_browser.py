@@ -112,6 +112,12 @@ def test_a_misspelt_datasheet_gets_the_nearest_names(page: sync_api.Page) -> Non
     page.click("#add-unit")
     sync_api.expect(page.locator("#message")).to_contain_text('did you mean "Intercessor Squad"')
     assert page.evaluate("state.doc.units.length") == 0
+    near = page.locator("#unit-suggestions button")
+    assert near.all_inner_texts()[:2] == ["Intercessor Squad", "Interceptor Squad"]
+    near.first.click()
+    sync_api.expect(page.locator("#unit-datasheet")).to_have_value("Intercessor Squad")
+    facts = page.locator("#unit-facts")
+    sync_api.expect(facts).to_contain_text("Intercessor Squad (adeptus-astartes): 32mm")
 
 
 def test_a_unit_by_datasheet_is_placed_where_the_board_is_clicked(page: sync_api.Page) -> None:
