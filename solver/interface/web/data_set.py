@@ -157,20 +157,20 @@ def _count(count: object) -> int:
 
 
 def formation(n: int, pitch_in: float, x: float, y: float) -> list[tuple[float, float]]:
-    """`n` places in rows (up to MAX_ROW, or about a square for big units) centred on (x, y),
-    `pitch_in` apart."""
-    cols = min(n, max(MAX_ROW, math.ceil(math.sqrt(n))))
-    rows = math.ceil(n / cols)
+    """`n` places in rows of up to MAX_ROW (about a square for big units), the rows as even as
+    can be (one model apart at most) and each centred on (x, y), `pitch_in` apart: the end of a
+    longer row is then half a pitch from the end of the next, within coherency of two models."""
+    rows = math.ceil(n / min(n, max(MAX_ROW, math.ceil(math.sqrt(n)))))
+    sizes = [n // rows + (1 if r < n % rows else 0) for r in range(rows)]
     spots = []
-    for i in range(n):
-        r, c = divmod(i, cols)
-        in_row = min(cols, n - r * cols)
-        spots.append(
-            (
-                round(x + (c - (in_row - 1) / 2) * pitch_in, 3),
-                round(y + (r - (rows - 1) / 2) * pitch_in, 3),
+    for r, size in enumerate(sizes):
+        for c in range(size):
+            spots.append(
+                (
+                    round(x + (c - (size - 1) / 2) * pitch_in, 3),
+                    round(y + (r - (rows - 1) / 2) * pitch_in, 3),
+                )
             )
-        )
     return spots
 
 

@@ -195,3 +195,19 @@ def test_the_open_boards_layout_is_taken_away_and_back(page: sync_api.Page) -> N
     page.select_option("#layout", LAYOUT)
     sync_api.expect(page.locator("#terrain path.dense")).not_to_have_count(0)
     assert page.evaluate("state.doc.board.layout") == LAYOUT
+
+
+def test_a_solve_on_the_table_names_the_data_set_in_its_summary(page: sync_api.Page) -> None:
+    """The Boyz are 25" away: no roll of 12 reaches them (a proof), and the summary says what
+    the data set gave, under its attribution."""
+    page.fill("#action-roll", "12")
+    page.press("#action-roll", "Tab")
+    page.click("#solve")
+    status = page.locator("#status")
+    sync_api.expect(status).to_have_text(
+        "INFEASIBLE: Intercessor Squad cannot charge Boyz with a roll of 12", timeout=30_000
+    )
+    summary = page.locator("#summary")
+    sync_api.expect(summary).to_contain_text(f"{ATTRIBUTION} (wh40kdc ")
+    sync_api.expect(summary).to_contain_text("Boyz = Boyz (32mm")
+    sync_api.expect(summary).to_contain_text(f"layout {LAYOUT}")

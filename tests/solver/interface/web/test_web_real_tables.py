@@ -6,9 +6,12 @@ command line's own import and export."""
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from repo_paths import REPO_ROOT
 
 pytest.importorskip("starlette")
@@ -26,6 +29,7 @@ SAVE = REPO_ROOT / "benchmarks" / "layouts" / "examples" / "tts" / "charge-table
 BASES = "Intercessor Squad=32mm\nBoyz=32mm"
 INTERCESSORS = ["1ab000", "1ab011", "1ab022", "1ab033", "1ab044"]
 LAYOUT = "Take vs Take 01"
+COHERENCY_IN = 2.0
 
 
 @pytest.fixture()
@@ -40,13 +44,37 @@ def _no_data_set(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(page_data_set, "data_set", missing)
 
 
-def test_formation_rows_of_five_centred_on_the_point() -> None:
+def test_formation_even_rows_centred_on_the_point() -> None:
     assert formation(3, 2.0, 10.0, 10.0) == [(8.0, 10.0), (10.0, 10.0), (12.0, 10.0)]
     seven = formation(7, 2.0, 10.0, 10.0)
-    assert seven[:5] == [(6.0, 9.0), (8.0, 9.0), (10.0, 9.0), (12.0, 9.0), (14.0, 9.0)]
-    assert seven[5:] == [(9.0, 11.0), (11.0, 11.0)]  # the short row centred too
+    assert seven[:4] == [(7.0, 9.0), (9.0, 9.0), (11.0, 9.0), (13.0, 9.0)]
+    assert seven[4:] == [(8.0, 11.0), (10.0, 11.0), (12.0, 11.0)]  # as even as can be, centred
     thirty = formation(30, 1.0, 0.0, 0.0)
     assert len({y for _, y in thirty}) == 5 and len({x for x, _ in thirty}) == 6  # 6 by 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 100),
+    diameter_in=st.floats(0.5, 6.0),
+    x=st.floats(10.0, 50.0),
+    y=st.floats(10.0, 34.0),
+)
+def test_a_formation_never_overlaps_and_keeps_every_model_by_a_neighbour(
+    n: int, diameter_in: float, x: float, y: float
+) -> None:
+    """Bases `pitch` apart (their width and 0.5"), written to 0.001": none overlaps, each has
+    others within 2" (one in a unit of up to 6, two from 7: 10th-edition coherency), and the
+    block's middle is the point asked."""
+    pitch = diameter_in + page_data_set.FORMATION_GAP_IN
+    spots = formation(n, pitch, x, y)
+    assert len(spots) == n
+    gaps = [[math.dist(a, b) - diameter_in for b in spots if b is not a] for a in spots]
+    assert all(min(g) >= page_data_set.FORMATION_GAP_IN - 0.002 for g in gaps if g)
+    close = [sorted(g)[: 1 if n <= 6 else 2] for g in gaps]
+    assert all(max(c) <= COHERENCY_IN for c in close if c)
+    xs, ys = [p[0] for p in spots], [p[1] for p in spots]
+    assert abs((min(xs) + max(xs)) / 2 - x) < 0.002 and abs((min(ys) + max(ys)) / 2 - y) < 0.002
 
 
 def test_without_the_data_set_one_line_says_how_to_install_it(
