@@ -139,11 +139,23 @@ def new_unit(
     unit = {
         "id": unit_id,
         "owner": owner,
-        "datasheet": query,
+        "datasheet": _written(sheet, query),
         "models": [{"id": i, "x": 0.0, "y": 0.0} for i in ids],
     }
     pitch_in = 2 * float(parse_base(sheet.base).circumradius_in) + FORMATION_GAP_IN
     return unit, pitch_in
+
+
+def _written(sheet: Any, query: str) -> str:
+    """The name to write: the datasheet's own when it finds the same sheet, else as typed
+    (a name some factions share is written with its faction, as typed)."""
+    from chargeopt.models.datasheets import find_datasheet
+
+    try:
+        same = find_datasheet(sheet.name).id == sheet.id
+    except KeyPathError:
+        same = False
+    return str(sheet.name) if same else query
 
 
 def _count(count: object) -> int:

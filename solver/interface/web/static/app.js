@@ -324,6 +324,17 @@ function docEntry(piece) {
   return node;
 }
 
+// Whether the document itself holds the piece (a layout's objectives are added by the server
+// and stay where the layout puts them).
+function inDocument(piece) {
+  let node = state.doc;
+  for (const step of piece.path) {
+    if (node === undefined || node === null) return false;
+    node = node[step];
+  }
+  return node !== undefined && node !== null;
+}
+
 async function commitBoard(before) {
   if (state.solving) {
     state.doc = JSON.parse(before);
@@ -870,7 +881,7 @@ function drawPiece(layer, piece, at, classes, end) {
     : el("path", { class: cls, d: piece.outline }, g);
   if (piece.front) el("path", { class: "front", d: piece.front }, g);
   const who = piece.unit ? `${piece.unit}, ${piece.owner}` : "objective marker";
-  const tip = [`${piece.id} (${who})${end ? ", end position" : ""}`];
+  const tip = [`${piece.id} (${who})${end ? ", end position" : ""}${!end && !inDocument(piece) ? ", placed by the layout" : ""}`];
   if (markedHere) tip.push(...marks);
   el("title", {}, shape).textContent = tip.join("\n");
   const font = Math.max(6, Math.min(10, piece.size * 0.42));
@@ -880,7 +891,8 @@ function drawPiece(layer, piece, at, classes, end) {
     x: 0, y: 0, dy: "0.35em", style: `font-size:${font}px`,
     transform: `translate(${lx},${ly}) rotate(${-(at.facing || 0)})` }, g);
   label.textContent = piece.id;
-  g.addEventListener("pointerdown", (e) => startDrag(e, piece.id, end, [piece.id]));
+  if (end || inDocument(piece)) g.addEventListener("pointerdown", (e) => startDrag(e, piece.id, end, [piece.id]));
+  else g.classList.add("fixed");
   g.addEventListener("wheel", (e) => {
     if (!e.shiftKey) return;
     e.preventDefault();
@@ -1068,7 +1080,8 @@ function showDataUse() {
 async function chooseLayout() {
   const name = $("layout").value;
   if (state.solving) return showError(["a solve is running: wait for it or cancel it"]);
-  const size = name ? state.data.layouts.find((l) => l.name === name).board : null;
+  const found = state.data.layouts.find((l) => l.name === name || l.id === name);
+  const size = found ? found.board : { width: 60, height: 44 };
   if (!state.doc || state.view.kind === "blocks") {
     if (!name) return;
     const doc = { format: 1, ruleset: "40k-11e", board: { ...size, layout: name }, units: [] };
@@ -1276,6 +1289,11 @@ function wire() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "Escape" && state.adding) {
+      state.adding = false;
+      $("board").classList.remove("adding");
+      $("status").textContent = "Add unit cancelled";
+    }
     if ((e.key === "Delete" || e.key === "Backspace") && state.selected && !state.selected.end) {
       e.preventDefault();
       removeModel();

@@ -101,6 +101,8 @@ def test_a_layout_by_name_draws_its_terrain_on_a_new_table(page: sync_api.Page) 
     sync_api.expect(page.locator("#data-credit")).to_have_text(ATTRIBUTION)
     sync_api.expect(page.locator("#solve")).to_be_disabled()
     sync_api.expect(page.locator("#draft-hint")).to_be_visible()
+    objective = page.locator("#start-layer .piece[data-id='obj-objective-center']")
+    sync_api.expect(objective).to_have_class("piece fixed")  # the layout's: not dragged
 
 
 def test_a_misspelt_datasheet_gets_the_nearest_names(page: sync_api.Page) -> None:

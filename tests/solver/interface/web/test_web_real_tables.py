@@ -161,7 +161,7 @@ def test_units_by_datasheet_on_a_layout(client: TestClient) -> None:
     assert (unit["id"], unit["owner"], unit["datasheet"]) == (
         "Intercessor Squad",
         "attacker",
-        "intercessor squad",
+        "Intercessor Squad",  # the data set's own spelling of the name typed
     )
     pitch = round(32 / 25.4 + 0.5, 9)
     assert [m["id"] for m in unit["models"]] == ["IS1", "IS2", "IS3", "IS4", "IS5"]
