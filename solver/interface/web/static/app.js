@@ -1081,7 +1081,7 @@ async function chooseLayout() {
   const name = $("layout").value;
   if (state.solving) return showError(["a solve is running: wait for it or cancel it"]);
   const found = state.data.layouts.find((l) => l.name === name || l.id === name);
-  const size = found ? found.board : { width: 60, height: 44 };
+  const size = found ? found.board : {};
   if (!state.doc || state.view.kind === "blocks") {
     if (!name) return;
     const doc = { format: 1, ruleset: "40k-11e", board: { ...size, layout: name }, units: [] };
