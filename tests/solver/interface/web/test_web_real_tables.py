@@ -298,3 +298,18 @@ def test_a_save_may_be_larger_than_a_board_but_not_deeper(client: TestClient) ->
     not_a_save = client.post("/api/tts/open", json=_save_request(save_text="[1, 2]"))
     assert not_a_save.status_code == 422
     assert "has no ObjectStates list" in not_a_save.json()["error"][0]
+
+
+def test_a_save_takes_its_bases_from_datasheets_named_by_nickname(client: TestClient) -> None:
+    """With the data set, the save's nicknames are datasheet names: no base needs giving, and
+    the imported units name their datasheets (so the page shows the attribution)."""
+    pytest.importorskip("wh40kdc")
+    listed = client.post("/api/tts/open", json=_save_request(bases="")).json()
+    assert [(u["id"], u["datasheet"], u["base"]) for u in listed["units"]] == [
+        ("Intercessor Squad", "Intercessor Squad", "32mm"),
+        ("Boyz", "Boyz", "32mm"),
+    ]
+    body = client.post(
+        "/api/tts/open", json=_save_request(bases="", charger="Intercessor Squad", targets="Boyz")
+    ).json()
+    assert [u.get("datasheet") for u in body["document"]["units"]] == ["Intercessor Squad", "Boyz"]
