@@ -104,25 +104,33 @@ def create_app(
     def tts_export(payload: dict[str, Any]) -> dict[str, Any]:
         return tts.exported(payload)
 
-    def _any_board(data: dict[str, Any], name: str, fixing: bool) -> dict[str, Any]:
+    def _judged(data: dict[str, Any], name: str) -> tuple[dict[str, Any], Any, list, bool]:
+        """(the document, promoted when it holds both sides; its scenario; its start layout's
+        problems; whether it is still a draft)."""
         if drafts.is_draft(data):
             data = drafts.promoted(data)
         if not drafts.is_draft(data):
-            if fixing:
-                scenario, problems = documents.board_with_problems(data, name)
-                return _board(data, scenario, name, problems)
-            return _board(data, documents.board_from(data, name), name)
+            return data, *documents.board_with_problems(data, name), False
         full, real = drafts.completed(data)
         scenario, problems = documents.board_with_problems(full, name)
-        problems = drafts.real_problems(problems, real)
+        return data, scenario, drafts.real_problems(problems, real), True
+
+    def _any_board(data: dict[str, Any], name: str, fixing: bool) -> dict[str, Any]:
+        if not drafts.is_draft(data) and not fixing:
+            return _board(data, documents.board_from(data, name), name)
+        data, scenario, problems, draft = _judged(data, name)
         if problems and not fixing:
             raise ChargeoptError("\n".join(p["line"] for p in problems))
         out = _board(data, scenario, name, problems)
-        out["view"] = drafts.draft_view(out["view"])
+        if draft:
+            out["view"] = drafts.draft_view(out["view"])
         return out
 
     def _problems(data: dict[str, Any], name: str) -> list[dict[str, str]]:
-        return _any_board(data, name, True)["problems"]  # type: ignore[no-any-return]
+        """The board's problems, and those of walls through the last unit's models (an
+        11th-edition area's walls, which the start layout's check does not read)."""
+        _, scenario, problems, _ = _judged(data, name)
+        return [*problems, *data_set.through_walls(scenario, len(data["units"]) - 1)]
 
     def save(payload: dict[str, Any]) -> dict[str, Any]:
         name, data = _document(payload)

@@ -130,7 +130,7 @@ def test_a_unit_by_datasheet_is_placed_where_the_board_is_clicked(page: sync_api
     assert page.input_value("#unit-count") == "5"  # the datasheet's fewest models
     page.click("#zoom-board")
     page.click("#add-unit-click")
-    _click_board(page, 40.0, 38.0)
+    _click_board(page, 30.0, 40.0)
     sync_api.expect(page.locator("#status")).to_contain_text("Added Intercessor Squad (5 models)")
     spots = _models(page, "Intercessor Squad")
     assert len(spots) == 5
@@ -139,7 +139,7 @@ def test_a_unit_by_datasheet_is_placed_where_the_board_is_clicked(page: sync_api
     assert all(abs(b - a - pitch) < 0.002 for a, b in itertools.pairwise(xs))
     assert len({y for _, y in spots}) == 1, spots  # one row
     click_in = 0.1  # a screen pixel is about 0.09" of the board here
-    assert abs(spots[0][1] - 38.0) < click_in and abs(sum(xs) / 5 - 40.0) < click_in, spots
+    assert abs(spots[0][1] - 40.0) < click_in and abs(sum(xs) / 5 - 30.0) < click_in, spots
     assert page.locator("#start-layer .piece[data-id='IS1']").count() == 1
     sync_api.expect(page.locator("#solve")).to_be_disabled()
 

@@ -154,7 +154,7 @@ def test_units_by_datasheet_on_a_layout(client: TestClient) -> None:
     request = {"name": "t.toml", "document": doc, "datasheet": "intercessor squad"}
     reply = client.post(
         "/api/unit",
-        json={**request, "count": 5, "owner": "attacker"} | {"at": {"x": 30.0, "y": 38.0}},
+        json={**request, "count": 5, "owner": "attacker"} | {"at": {"x": 30.0, "y": 40.0}},
     )
     assert reply.status_code == 200, reply.json()
     (unit,) = _units(reply.json())
@@ -166,7 +166,7 @@ def test_units_by_datasheet_on_a_layout(client: TestClient) -> None:
     pitch = round(32 / 25.4 + 0.5, 9)
     assert [m["id"] for m in unit["models"]] == ["IS1", "IS2", "IS3", "IS4", "IS5"]
     assert [m["x"] for m in unit["models"]] == [round(30 + k * pitch, 3) for k in (-2, -1, 0, 1, 2)]
-    assert {m["y"] for m in unit["models"]} == {38.0}
+    assert {m["y"] for m in unit["models"]} == {40.0}
     doc = reply.json()["document"]
     reply = client.post(
         "/api/unit",
@@ -313,3 +313,30 @@ def test_a_save_takes_its_bases_from_datasheets_named_by_nickname(client: TestCl
         "/api/tts/open", json=_save_request(bases="", charger="Intercessor Squad", targets="Boyz")
     ).json()
     assert [u.get("datasheet") for u in body["document"]["units"]] == ["Intercessor Squad", "Boyz"]
+
+
+def test_a_unit_is_never_placed_through_an_areas_wall(client: TestClient) -> None:
+    """The start layout's check does not read an 11th-edition area's walls; Add unit does: a
+    point on a wall of "Take vs Take 01" is refused, naming the models and the wall."""
+    pytest.importorskip("wh40kdc")
+    from chargeopt.models.layouts import find_layout, layout_terrain
+
+    terrain, _ = layout_terrain(find_layout(LAYOUT), "40k-11e")
+    walled = next(t for t in terrain if t.get("walls"))
+    (ax, ay), (bx, by) = walled["walls"][0][:2]
+    board = {"width": 60.0, "height": 44.0, "layout": LAYOUT}
+    doc = {"format": 1, "ruleset": "40k-11e", "board": board, "units": []}
+    reply = client.post(
+        "/api/unit",
+        json={
+            "document": doc,
+            "datasheet": "Boyz",
+            "count": 1,
+            "owner": "attacker",
+            "at": {"x": (ax + bx) / 2, "y": (ay + by) / 2},
+        },
+    )
+    assert reply.status_code == 422
+    assert reply.json()["error"][0] == (
+        f"Boyz does not fit there: model 'B1' would stand through a wall of {walled['id']!r}"
+    )
