@@ -134,6 +134,10 @@ def create_app(
 
     def save(payload: dict[str, Any]) -> dict[str, Any]:
         name, data = _document(payload)
+        if drafts.is_draft(drafts.promoted(data)):
+            raise ChargeoptError(
+                f"{name}: the table has no move yet; add a unit of each side (Add unit), then save"
+            )
         documents.board_with_problems(data, name)
         syntax = "json" if payload.get("format") == "json" else "toml"
         file = f"{Path(name).stem}.{syntax}"

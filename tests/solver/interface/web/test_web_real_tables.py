@@ -111,6 +111,11 @@ def test_a_draft_without_units_draws_its_board_and_has_no_move(client: TestClien
     assert body["view"]["units"] == [] and body["view"]["pieces"] == []
     assert body["view"]["board"] == {"width": 30.0, "height": 20.0}
     assert 'class="impassable"' in body["view"]["terrain_svg"] and body["problems"] == []
+    saved = client.post("/api/save", json={"name": "t.toml", "document": doc})
+    assert saved.status_code == 422
+    assert saved.json()["error"] == [
+        "t.toml: the table has no move yet; add a unit of each side (Add unit), then save"
+    ]
 
 
 def test_a_draft_model_in_terrain_is_refused_unless_fixing(client: TestClient) -> None:
