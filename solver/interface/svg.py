@@ -103,6 +103,7 @@ TERRAIN_CLASS = {
     TerrainKind.LIGHT: ("light", "light terrain"),
     TerrainKind.EXPOSED: ("exposed", "exposed terrain"),
 }
+_DRAWN_FIRST = (TerrainKind.DENSE, TerrainKind.LIGHT, TerrainKind.EXPOSED, TerrainKind.FLOOR)
 
 
 def _px(inches: float) -> str:
@@ -139,8 +140,11 @@ def _label(x: float, y: float, text: str, css: str, size_in: float) -> str:
 
 def _terrain(battlefield: Battlefield) -> list[str]:
     out = []
-    for piece in sorted(battlefield.pieces, key=lambda p: p.kind != TerrainKind.FLOOR):
+    order = {kind: i for i, kind in enumerate(_DRAWN_FIRST)}
+    for piece in sorted(battlefield.pieces, key=lambda p: order.get(p.kind, len(order))):
         css, what = TERRAIN_CLASS[piece.kind]
+        if piece.terrain.height_in is not None:
+            what += f' {piece.terrain.height_in:g}" high'
         out.append(
             f'<path class="{css}" d="{_path_data(piece.shape)}">'
             f"<title>{escape(f'{piece.id}: {what}')}</title></path>"

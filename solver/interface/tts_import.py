@@ -100,6 +100,14 @@ def _radius_in(base: str) -> float:
 def scenario_table(save: Save, options: ImportOptions, save_name: str) -> dict[str, Any]:
     """The scenario as a table (what `to_toml` writes); ChargeoptError when a model has no
     base, a GUID repeats, or the move names no unit of the save."""
+    units = save_units(save, options, save_name)
+    _check_move(units, options, save_name)
+    return _table(units, options)
+
+
+def save_units(save: Save, options: ImportOptions, save_name: str) -> dict[str, list[_Model]]:
+    """The save's models grouped into units (before any move is named); ChargeoptError when a
+    model has no base or a GUID repeats."""
     models = []
     missing: dict[str, list[str]] = {}
     for obj in figures(save, options):
@@ -118,9 +126,7 @@ def scenario_table(save: Save, options: ImportOptions, save_name: str) -> dict[s
             f"{save_name}: GUID {repeated[0]} names two models; give each model its own GUID "
             "in TTS (copy it again) or leave one out with --skip GUID"
         )
-    units = _group(models, options)
-    _check_move(units, options, save_name)
-    return _table(units, options)
+    return _group(models, options)
 
 
 def _missing_bases(save_name: str, missing: dict[str, list[str]]) -> str:

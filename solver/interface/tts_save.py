@@ -92,6 +92,11 @@ def read_save(path: str | Path) -> Save:
     except UnicodeDecodeError:
         problem = ("", "not UTF-8 text", "give the .json save TTS wrote")
         raise ScenarioError(name, [problem]) from None
+    return parse_save(text, name, bom)
+
+
+def parse_save(text: str, name: str, bom: bytes = b"") -> Save:
+    """A TTS save from its text (the page uploads it), `name` in the messages."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

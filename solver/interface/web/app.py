@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from chargeopt.models import ChargeoptError, ScenarioError, validate_document
 from chargeopt.models.nesting import MAX_DEPTH, too_deep
 from chargeopt.solver.interface.bounded import TimeUp
-from chargeopt.solver.interface.web import documents, moves
+from chargeopt.solver.interface.web import data_set, documents, drafts, moves, tts
 from chargeopt.solver.interface.web.solving import Busy, Checker, Solver, internal_error_line
 from chargeopt.solver.loading import TooManyModels
 
@@ -50,6 +50,7 @@ def create_app(
         "rulesets": moves.ruleset_choices(),
         "table_edges": moves.table_edges(),
         "action_keys": list(moves.ACTION_KEYS),
+        "tts_rulesets": list(tts.RULESETS),
     }
     if start_file is not None:
         text = Path(start_file).read_text(encoding="utf-8-sig")
@@ -65,15 +66,78 @@ def create_app(
 
     def board(payload: dict[str, Any]) -> dict[str, Any]:
         """An edited board; one whose start layout has problems is refused, unless the page is
-        fixing a board that opened with problems (`fixing`): then they come back marked."""
+        fixing a board that opened with problems (`fixing`): then they come back marked. A
+        table being set up (no move yet: `drafts`) is checked with stand-ins for what it lacks."""
         name, data = _document(payload)
-        if payload.get("fixing") is True:
-            scenario, problems = documents.board_with_problems(data, name)
-            return _board(data, scenario, name, problems)
-        return _board(data, documents.board_from(data, name), name)
+        return _any_board(data, name, payload.get("fixing") is True)
+
+    def data_facts(_: dict[str, Any]) -> dict[str, Any]:
+        return data_set.facts()
+
+    def datasheet(payload: dict[str, Any]) -> dict[str, Any]:
+        return data_set.datasheet_facts(payload.get("datasheet"))
+
+    def add_unit(payload: dict[str, Any]) -> dict[str, Any]:
+        """The board with a unit of `count` models of a datasheet, in a compact formation at
+        the point clicked (`at`) or the first free spot in its side's half."""
+        name, data = _document(payload)
+        owner = payload.get("owner")
+        unit, pitch_in = data_set.new_unit(
+            data, payload.get("datasheet"), payload.get("count"), owner
+        )
+        view = _any_board(data, name, True)["view"]
+        spots = data_set.centres(view["board"], str(owner), payload.get("at"))
+        placed = data_set.place_unit(data, unit, pitch_in, spots, lambda doc: _problems(doc, name))
+        return _any_board(placed, name, True)
+
+    def tts_open(payload: dict[str, Any]) -> dict[str, Any]:
+        """A TTS save: its units, or (the charge named) the scenario the import writes."""
+        if not str(payload.get("charger") or "").strip():
+            return tts.save_units_view(payload)
+        name, data = tts.imported(payload)
+        scenario, problems = documents.board_with_problems(data, name)
+        frame = tts.frame_of(payload)
+        out = _board(data, scenario, name, problems)
+        out["tts"] = {"scale": frame.scale, "board": f"{frame.width_in:g}x{frame.height_in:g}"}
+        return out
+
+    def tts_export(payload: dict[str, Any]) -> dict[str, Any]:
+        return tts.exported(payload)
+
+    def _judged(data: dict[str, Any], name: str) -> tuple[dict[str, Any], Any, list, bool]:
+        """(the document, promoted when it holds both sides; its scenario; its start layout's
+        problems; whether it is still a draft)."""
+        if drafts.is_draft(data):
+            data = drafts.promoted(data)
+        if not drafts.is_draft(data):
+            return data, *documents.board_with_problems(data, name), False
+        full, real = drafts.completed(data)
+        scenario, problems = documents.board_with_problems(full, name)
+        return data, scenario, drafts.real_problems(problems, real), True
+
+    def _any_board(data: dict[str, Any], name: str, fixing: bool) -> dict[str, Any]:
+        if not drafts.is_draft(data) and not fixing:
+            return _board(data, documents.board_from(data, name), name)
+        data, scenario, problems, draft = _judged(data, name)
+        if problems and not fixing:
+            raise ChargeoptError("\n".join(p["line"] for p in problems))
+        out = _board(data, scenario, name, problems)
+        if draft:
+            out["view"] = drafts.draft_view(out["view"])
+        return out
+
+    def _problems(data: dict[str, Any], name: str) -> list[dict[str, str]]:
+        """The board's problems, and those of walls through the last unit's models (an
+        11th-edition area's walls, which the start layout's check does not read)."""
+        _, scenario, problems, _ = _judged(data, name)
+        return [*problems, *data_set.through_walls(scenario, len(data["units"]) - 1)]
 
     def save(payload: dict[str, Any]) -> dict[str, Any]:
         name, data = _document(payload)
+        if drafts.is_draft(drafts.promoted(data)):
+            raise ChargeoptError(
+                f"{name}: the table has no move yet; add a unit of each side (Add unit), then save"
+            )
         documents.board_with_problems(data, name)
         syntax = "json" if payload.get("format") == "json" else "toml"
         file = f"{Path(name).stem}.{syntax}"
@@ -159,6 +223,11 @@ def create_app(
         Route("/api/solve/cancel", _endpoint(cancel), methods=["POST"]),
         Route("/api/picture", _endpoint(picture), methods=["POST"]),
         Route("/api/paths", _endpoint(walked), methods=["POST"]),
+        Route("/api/data", _endpoint(data_facts), methods=["GET"]),
+        Route("/api/datasheet", _endpoint(datasheet), methods=["POST"]),
+        Route("/api/unit", _endpoint(add_unit), methods=["POST"]),
+        Route("/api/tts/open", _endpoint(tts_open, tts.MAX_SAVE_BYTES), methods=["POST"]),
+        Route("/api/tts/export", _endpoint(tts_export, tts.MAX_SAVE_BYTES), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     allowed = [*LOOPBACK_NAMES, *hosts]
@@ -185,13 +254,15 @@ async def _index(_: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
-def _endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+def _endpoint(
+    handler: Handler, limit: int = documents.MAX_REQUEST_BYTES
+) -> Callable[[Request], Awaitable[Response]]:
     """A JSON endpoint: the body read within the size limit, the handler run off the event
     loop, every failure turned into a JSON error in the command line's words."""
 
     async def endpoint(request: Request) -> Response:
         try:
-            payload = await _payload(request)
+            payload = await _payload(request, limit)
             answer = await run_in_threadpool(handler, payload)
         except documents.TooLarge as exc:
             return JSONResponse({"error": [str(exc)]}, status_code=413)
@@ -210,7 +281,7 @@ def _endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     return endpoint
 
 
-async def _payload(request: Request) -> dict[str, Any]:
+async def _payload(request: Request, limit: int = documents.MAX_REQUEST_BYTES) -> dict[str, Any]:
     """The request's JSON object, refused past MAX_REQUEST_BYTES before it is all read. Only
     JSON is taken: a page elsewhere cannot send it to this server without the browser asking
     first, and the server never says yes."""
@@ -218,15 +289,14 @@ async def _payload(request: Request) -> dict[str, Any]:
         return {}
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise ChargeoptError("send the request as JSON (Content-Type: application/json)")
-    limit = documents.MAX_REQUEST_BYTES
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise documents.TooLarge(_too_large(int(declared)))
+        raise documents.TooLarge(_too_large(int(declared), limit))
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise documents.TooLarge(_too_large(len(body)))
+            raise documents.TooLarge(_too_large(len(body), limit))
     try:
         text = bytes(body or b"{}").decode("utf-8")
     except UnicodeDecodeError:
@@ -246,10 +316,10 @@ async def _payload(request: Request) -> dict[str, Any]:
     return payload
 
 
-def _too_large(size: int) -> str:
+def _too_large(size: int, limit: int = documents.MAX_REQUEST_BYTES) -> str:
     return (
         f"the request is {size:,} bytes; chargeopt serve accepts up to "
-        f"{documents.MAX_REQUEST_BYTES:,} bytes (and {documents.MAX_MODELS} models)"
+        f"{limit:,} bytes (and {documents.MAX_MODELS} models)"
     )
 
 

@@ -25,6 +25,9 @@ const state = {
   zoom: null, // the part of the board shown, {x, y, w, h} in pixels; null: all of it
   solving: false,
   timeLimit: 20,
+  data: null, // the 40kdc data set as the server offers it: {installed, line | layouts, datasheets}
+  adding: false, // the next click on the board places the unit of "Add unit"
+  tts: null, // the Tabletop Simulator save opened: {name, text, frame: {scale, board} once imported}
 };
 
 const $ = (id) => document.getElementById(id);
@@ -85,20 +88,26 @@ async function openScenarioText(name, text) {
   const reply = await call("POST", "/api/load", { name, text });
   if (!reply.ok) return showError(reply.data.error);
   clearError();
-  state.file = reply.data.file;
-  state.doc = reply.data.document;
-  state.view = reply.data.view;
+  state.tts = null;
+  $("tts-name").textContent = "";
+  $("tts-move").hidden = true;
+  showBoard(reply.data);
+  $("status").textContent = state.problems.length
+    ? `Opened ${state.file}: fix the marked problems, then solve`
+    : `Opened ${state.file}`;
+}
+
+// A board the server opened (a file, a layout, an imported save): drawn whole, nothing selected.
+function showBoard(data) {
+  state.file = data.file;
+  takeBoard(data);
   state.zoom = null;
   select(null, false);
   clearAnswer();
-  setProblems(reply.data.problems);
   fillMoveForm();
   draw();
   $("board-name").textContent = state.view.name;
   $("file-name").textContent = state.file;
-  $("status").textContent = state.problems.length
-    ? `Opened ${state.file}: fix the marked problems, then solve`
-    : `Opened ${state.file}`;
 }
 
 // The start layout's problems ({key, line}) listed and marked on the models they name.
@@ -186,6 +195,12 @@ function moveOf(kind) {
 // the chosen move reads. A move the file names that is not solved is shown as such.
 function fillMoveForm() {
   const view = state.view;
+  $("move").disabled = Boolean(view.draft);
+  $("draft-hint").hidden = !view.draft;
+  if (view.draft) {
+    for (const row of document.querySelectorAll("#move [data-key]")) row.hidden = true;
+    return;
+  }
   const action = state.doc.action || {};
   const ids = rulesetIds(state.doc);
   const rules = $("ruleset");
@@ -227,7 +242,7 @@ function fillMoveForm() {
   for (const row of document.querySelectorAll("#move [data-key]")) row.hidden = !keys.includes(row.dataset.key);
 }
 
-function fillBoxes(holder, ids, checked) {
+function fillBoxes(holder, ids, checked, onChange = () => editAction()) {
   holder.replaceChildren();
   for (const id of ids) {
     const label = document.createElement("label");
@@ -236,7 +251,7 @@ function fillBoxes(holder, ids, checked) {
     box.type = "checkbox";
     box.value = id;
     box.checked = checked.includes(id);
-    box.addEventListener("change", () => editAction());
+    box.addEventListener("change", onChange);
     label.append(box, ` ${id}`);
     holder.appendChild(label);
   }
@@ -309,6 +324,17 @@ function docEntry(piece) {
   return node;
 }
 
+// Whether the document itself holds the piece (a layout's objectives are added by the server
+// and stay where the layout puts them).
+function inDocument(piece) {
+  let node = state.doc;
+  for (const step of piece.path) {
+    if (node === undefined || node === null) return false;
+    node = node[step];
+  }
+  return node !== undefined && node !== null;
+}
+
 async function commitBoard(before) {
   if (state.solving) {
     state.doc = JSON.parse(before);
@@ -327,9 +353,7 @@ async function commitBoard(before) {
     return false;
   }
   clearError();
-  state.doc = reply.data.document;
-  state.view = reply.data.view;
-  setProblems(reply.data.problems);
+  takeBoard(reply.data);
   if (state.result || state.placed) {
     clearAnswer();
     $("status").textContent = "The board changed: solve again";
@@ -342,6 +366,12 @@ async function commitBoard(before) {
   fillMoveForm();
   draw();
   return true;
+}
+
+function takeBoard(data) {
+  state.doc = data.document;
+  state.view = data.view;
+  setProblems(data.problems);
 }
 
 function movePiecesInDoc(ids, dx, dy) {
@@ -655,6 +685,7 @@ function draw() {
   }
   svg.appendChild(trails);
   drawHandles(svg);
+  showDataUse();
   if (state.selected) select(state.selected.id, state.selected.end);
 }
 
@@ -850,7 +881,7 @@ function drawPiece(layer, piece, at, classes, end) {
     : el("path", { class: cls, d: piece.outline }, g);
   if (piece.front) el("path", { class: "front", d: piece.front }, g);
   const who = piece.unit ? `${piece.unit}, ${piece.owner}` : "objective marker";
-  const tip = [`${piece.id} (${who})${end ? ", end position" : ""}`];
+  const tip = [`${piece.id} (${who})${end ? ", end position" : ""}${!end && !inDocument(piece) ? ", placed by the layout" : ""}`];
   if (markedHere) tip.push(...marks);
   el("title", {}, shape).textContent = tip.join("\n");
   const font = Math.max(6, Math.min(10, piece.size * 0.42));
@@ -860,7 +891,8 @@ function drawPiece(layer, piece, at, classes, end) {
     x: 0, y: 0, dy: "0.35em", style: `font-size:${font}px`,
     transform: `translate(${lx},${ly}) rotate(${-(at.facing || 0)})` }, g);
   label.textContent = piece.id;
-  g.addEventListener("pointerdown", (e) => startDrag(e, piece.id, end, [piece.id]));
+  if (end || inDocument(piece)) g.addEventListener("pointerdown", (e) => startDrag(e, piece.id, end, [piece.id]));
+  else g.classList.add("fixed");
   g.addEventListener("wheel", (e) => {
     if (!e.shiftKey) return;
     e.preventDefault();
@@ -1011,6 +1043,209 @@ function startDrag(event, id, end, ids, handle = null) {
   window.addEventListener("pointerup", up);
 }
 
+// ---------------------------------------------------------------- real tables: the 40kdc data set, TTS saves
+
+// The data set as the server offers it; without it, its controls are disabled with the one
+// line that says how to install it.
+async function loadDataSet() {
+  const reply = await call("GET", "/api/data");
+  const data = reply.ok ? reply.data : { installed: false, line: (reply.data.error || []).join(" ") };
+  state.data = data;
+  $("data").disabled = !data.installed;
+  $("data-line").textContent = data.installed ? `${data.attribution} (wh40kdc ${data.version}): ${data.layouts.length} layouts, ${data.datasheets.length} datasheets` : data.line;
+  if (!data.installed) return;
+  $("layout").replaceChildren(new Option("(none)", ""), ...data.layouts.map((l) => new Option(l.name, l.name)));
+  $("datasheet-names").replaceChildren(...data.datasheets.map((n) => new Option(n)));
+  showDataUse();
+}
+
+function usesDataSet(doc) {
+  return Boolean(doc && ((doc.board || {}).layout || (doc.units || []).some((u) => u.datasheet)));
+}
+
+// The attribution wherever the board shows data of the data set; the layout menu and the
+// moved-save button as the board stands.
+function showDataUse() {
+  $("data-credit").hidden = !usesDataSet(state.doc);
+  const layout = state.doc ? (state.doc.board || {}).layout || "" : "";
+  const menu = $("layout");
+  if (layout && ![...menu.options].some((o) => o.value === layout)) menu.add(new Option(layout, layout));
+  menu.value = layout;
+  const answer = state.result && !state.byHand && (state.result.placements || []).length;
+  $("save-tts").disabled = !(state.tts && state.tts.frame && answer);
+}
+
+// A layout chosen: the board's terrain becomes it and its board the size (a new table when
+// none is open); "(none)" takes it away, the board's size kept.
+async function chooseLayout() {
+  const name = $("layout").value;
+  if (state.solving) return showError(["a solve is running: wait for it or cancel it"]);
+  const found = state.data.layouts.find((l) => l.name === name || l.id === name);
+  const size = found ? found.board : {};
+  if (!state.doc || state.view.kind === "blocks") {
+    if (!name) return;
+    const doc = { format: 1, ruleset: "40k-11e", board: { ...size, layout: name }, units: [] };
+    const reply = await call("POST", "/api/board", { name: "table.toml", document: doc });
+    if (!reply.ok) return showError(reply.data.error);
+    clearError();
+    state.tts = null;
+    showBoard(reply.data);
+    $("status").textContent = `Layout ${name}: add a unit of each side (Add unit)`;
+    return;
+  }
+  const before = JSON.stringify(state.doc);
+  const board = { ...state.doc.board };
+  delete board.layout;
+  if (name) Object.assign(board, size, { layout: name });
+  state.doc.board = board;
+  if (await commitBoard(before)) $("status").textContent = name ? `Layout ${name}` : "No layout";
+}
+
+// What the data set says of the datasheet typed: its base, Move and model counts, or why it
+// is not one (with the nearest names).
+async function lookUpDatasheet() {
+  const name = $("unit-datasheet").value.trim();
+  $("unit-facts").textContent = "";
+  $("unit-suggestions").replaceChildren();
+  if (!name) return;
+  const reply = await call("POST", "/api/datasheet", { datasheet: name });
+  if (!reply.ok) {
+    const line = reply.data.error.join(" ");
+    $("unit-facts").textContent = line;
+    const near = line.includes("did you mean") ? [...line.split("did you mean")[1].matchAll(/"([^"]+)"/g)] : [];
+    $("unit-suggestions").replaceChildren(...near.map((m) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "suggestion";
+      button.textContent = m[1];
+      button.addEventListener("click", () => {
+        $("unit-datasheet").value = m[1];
+        lookUpDatasheet();
+      });
+      return button;
+    }));
+    return;
+  }
+  const d = reply.data;
+  const moves = [...new Set(d.movement_in)].map((m) => `${m}"`).join("/");
+  const base = d.base || d.base_problem;
+  $("unit-facts").textContent = `${d.name} (${d.faction}): ${base}, M ${moves}, ${d.models_min}–${d.models_max} models`;
+  $("unit-count").value = d.models_min;
+}
+
+function newTableIfNone() {
+  if (state.doc) return true;
+  showError(["choose a layout or open a scenario first, then add units"]);
+  return false;
+}
+
+async function addUnit(at) {
+  if (!newTableIfNone() || state.solving) return;
+  const reply = await call("POST", "/api/unit", boardRequest({
+    datasheet: $("unit-datasheet").value, count: $("unit-count").value, owner: $("unit-owner").value, at,
+  }));
+  if (!reply.ok) return showError(reply.data.error);
+  clearError();
+  const had = new Set(state.doc.units.map((u) => u.id));
+  takeBoard(reply.data);
+  clearAnswer();
+  fillMoveForm();
+  draw();
+  const added = state.doc.units.find((u) => !had.has(u.id));
+  $("status").textContent = `Added ${added.id} (${added.models.length} models)` + (state.view.draft ? ": add a unit of the other side" : "");
+}
+
+function startAddingByClick() {
+  if (!newTableIfNone()) return;
+  state.adding = true;
+  $("board").classList.add("adding");
+  $("status").textContent = "Click the board where the unit goes";
+}
+
+function addUnitAt(event) {
+  event.preventDefault();
+  event.stopPropagation();
+  state.adding = false;
+  $("board").classList.remove("adding");
+  const at = svgPoint(event);
+  const s = state.view.scale;
+  addUnit({ x: round(at.x / s, 2), y: round(at.y / s, 2) });
+}
+
+// A save's text, its byte-order mark kept (the moved save is written back byte for byte).
+function readSave(input) {
+  const file = input.files[0];
+  if (!file) return;
+  input.value = "";
+  file.arrayBuffer().then((bytes) => {
+    let text;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch (err) {
+      return showError([`${file.name}: not UTF-8 text; give the .json save TTS wrote`]);
+    }
+    state.tts = { name: file.name, text, frame: null };
+    $("tts-name").textContent = file.name;
+    openSave();
+  });
+}
+
+function ttsRequest(extra = {}) {
+  return {
+    save_name: state.tts.name, save_text: state.tts.text, scale: $("tts-scale").value,
+    board: $("tts-board").value, bases: $("tts-bases").value, datasheets: $("tts-datasheets").value, ruleset: $("tts-ruleset").value, ...extra,
+  };
+}
+
+// The save's units as the import groups them, to choose the charge from.
+async function openSave() {
+  if (!state.tts) return;
+  $("tts-move").hidden = true;
+  const reply = await call("POST", "/api/tts/open", ttsRequest());
+  if (!reply.ok) return showError(reply.data.error);
+  clearError();
+  const units = reply.data.units;
+  $("tts-charger").replaceChildren(...units.map((u) => new Option(`${u.id} (${u.models} × ${u.base})`, u.id)));
+  fillBoxes($("tts-targets"), units.map((u) => u.id), units.length > 1 ? [units[1].id] : [], () => {});
+  $("tts-move").hidden = false;
+  $("status").textContent = `${state.tts.name}: ${units.length} unit(s); choose the charge and import`;
+}
+
+async function importSave() {
+  if (!state.tts || state.solving) return;
+  const reply = await call("POST", "/api/tts/open", ttsRequest({
+    charger: $("tts-charger").value, targets: checkedIn($("tts-targets")), roll: $("tts-roll").value,
+  }));
+  if (!reply.ok) return showError(reply.data.error);
+  clearError();
+  showBoard(reply.data);
+  state.tts.frame = reply.data.tts;
+  $("status").textContent = `Imported ${state.tts.name}: solve, then Save moved save`;
+}
+
+async function saveMovedSave() {
+  if (!state.tts || !state.tts.frame || !state.result) return;
+  const frame = state.tts.frame;
+  const reply = await call("POST", "/api/tts/export", {
+    save_name: state.tts.name, save_text: state.tts.text, scale: frame.scale, board: frame.board, result: state.result,
+  });
+  if (!reply.ok) return showError(reply.data.error);
+  clearError();
+  download(reply.data.file, reply.data.text, "application/json");
+  $("status").textContent = `Saved ${reply.data.file}: ${reply.data.moved.length} model(s) moved`;
+}
+
+function wireRealTables() {
+  $("layout").addEventListener("change", chooseLayout);
+  $("unit-datasheet").addEventListener("change", lookUpDatasheet);
+  $("add-unit").addEventListener("click", () => addUnit(null));
+  $("add-unit-click").addEventListener("click", startAddingByClick);
+  $("open-tts").addEventListener("change", (e) => readSave(e.target));
+  for (const id of ["tts-scale", "tts-board", "tts-bases", "tts-datasheets", "tts-ruleset"]) $(id).addEventListener("change", openSave);
+  $("tts-import").addEventListener("click", importSave);
+  $("save-tts").addEventListener("click", saveMovedSave);
+}
+
 // ---------------------------------------------------------------- start
 
 function wire() {
@@ -1038,6 +1273,7 @@ function wire() {
   $("add-model").addEventListener("click", addModel);
   $("remove-model").addEventListener("click", removeModel);
   $("board").addEventListener("pointerdown", (e) => {
+    if (state.adding && state.view) return addUnitAt(e);
     if (e.target === $("board") || e.target.closest("#table")) {
       select(null, false);
       startPan(e);
@@ -1053,11 +1289,17 @@ function wire() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "Escape" && state.adding) {
+      state.adding = false;
+      $("board").classList.remove("adding");
+      $("status").textContent = "Add unit cancelled";
+    }
     if ((e.key === "Delete" || e.key === "Backspace") && state.selected && !state.selected.end) {
       e.preventDefault();
       removeModel();
     }
   });
+  wireRealTables();
   $("zoom-board").addEventListener("click", () => setZoom(null));
   $("zoom-move").addEventListener("click", closeUp);
 }
@@ -1070,12 +1312,14 @@ async function start() {
   state.rulesets = reply.data.rulesets;
   state.actionKeys = reply.data.action_keys;
   state.tableEdges = reply.data.table_edges;
+  $("tts-ruleset").replaceChildren(...reply.data.tts_rulesets.map((r) => new Option(r, r)));
   const mb = reply.data.max_request_bytes / 1e6;
   $("limits").textContent = `This server takes scenarios of up to ${reply.data.max_models} models (${mb} MB a request) and solves for at most ${state.timeLimit} s.`;
   $("time-limit").value = state.timeLimit;
   $("time-limit").max = state.timeLimit;
   if (reply.data.file) await openScenarioText(reply.data.file, reply.data.text);
-  else $("status").textContent = "Open a scenario file to begin";
+  else $("status").textContent = "Open a scenario file, a layout or a Tabletop Simulator save to begin";
+  await loadDataSet();
   document.body.dataset.ready = "1";
 }
 

@@ -86,6 +86,7 @@ def test_start_file_is_served_to_the_page() -> None:
     assert body.pop("table_edges") == ["top", "bottom", "left", "right"]
     assert "table_edge" in body.pop("action_keys")
     assert [c["ids"][0] for c in body.pop("rulesets")][:1] == ["40k-9e"]
+    assert body.pop("tts_rulesets")[0] == "40k-11e"  # `import tts --ruleset`'s default
     assert body == {
         "file": NAME,
         "text": EXAMPLE.read_text(),
