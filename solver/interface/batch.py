@@ -44,21 +44,25 @@ def solve_batch(ctx: click.Context) -> int:
 
 
 def solve_files(files: tuple[str, ...], settings: Settings) -> int:
-    """Solve each file in turn; the outputs are checked before any solve, as for one file."""
+    """Solve each file in turn; the outputs are checked before any solve, as for one file.
+    Ctrl-C ends the batch with 130 once the answer being solved (the best so far) is out."""
     written = _output_files(files, settings)
     start_solving()
     codes: list[int] = []
-    for index, file in enumerate(files):
-        if not settings.as_json:
-            if index:
-                click.echo()
-            click.echo(f"==> {document_name(file)} <==")
-        report = _file_report(settings.as_json)
-        code = guarded(lambda file=file: _solve_file(file, written[file], settings), report)
-        codes.append(code)
-        sys.stdout.flush()
-        if code == EXIT_INTERRUPTED:
-            break
+    report = _file_report(settings.as_json)
+    try:
+        for index, file in enumerate(files):
+            if not settings.as_json:
+                gap = "\n" if index else ""
+                click.echo(f"{gap}==> {document_name(file)} <==")
+            codes.append(
+                guarded(lambda file=file: _solve_file(file, written[file], settings), report)
+            )
+            sys.stdout.flush()
+            if codes[-1] == EXIT_INTERRUPTED:
+                break
+    except KeyboardInterrupt:
+        codes.append(EXIT_INTERRUPTED)
     return batch_exit_code(codes)
 
 
