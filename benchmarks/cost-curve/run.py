@@ -21,8 +21,6 @@ import argparse
 import json
 import math
 import os
-import platform
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,6 +32,9 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from run_speed import chargeopt_command, machine  # noqa: E402  (the sibling script's helpers)
+
 LAYOUTS = HERE / "layouts"
 QUICK = HERE.parent / "layouts" / "quick-v1"
 DEFAULT_REPORT = HERE.parent / "results" / "cost-curve.md"
@@ -202,16 +203,6 @@ def timed(command: list[str], into: Timing, stdin_file: Path | None = None) -> N
     into.exit_codes.append(child.returncode)
 
 
-def chargeopt() -> str:
-    """The installed `chargeopt` script beside this Python."""
-    found = shutil.which("chargeopt", path=str(Path(sys.executable).parent)) or shutil.which(
-        "chargeopt"
-    )
-    if found is None:
-        raise SystemExit("chargeopt is not installed: pip install -e . first")
-    return found
-
-
 def checked(script: str, scenario: Path) -> dict[str, Any]:
     """One untimed solve written with -o, judged by `chargeopt check`: status and counts."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -339,21 +330,13 @@ def jsonl_against_separate(script: str, runs: int, folder: Path) -> dict[str, An
     }
 
 
-def machine() -> str:
-    import ortools
-
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+def machine_line() -> str:
+    """The machine in one line (`run_speed.machine`), with the load average at the end."""
+    about = machine()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (
-        f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
-        f"OR-Tools {ortools.__version__}, load average at the end {load}"
+        f"{about['nproc']} cores ({about['cpu']}), {about['memory']}, Python {about['python']}, "
+        f"OR-Tools {about['ortools']}, load average at the end {load}"
     )
 
 
@@ -361,8 +344,10 @@ def report(rows: list[dict[str, Any]], quick: dict[str, Any] | None, runs: int) 
     """The Markdown table for RESULTS.md: per kind, the whole command by size, its ratio to the
     floor and to the 10-model layout of its kind; then the --jsonl line."""
     out = [
-        f"Machine: {machine()}. Medians of {runs} runs after a warm-up, each paired with a run",
-        f'of the import floor (`python -c "{FLOOR}"`) just before it. Whole `chargeopt solve',
+        f"Machine: {machine_line()}.",
+        "",
+        f"Medians of {runs} runs after a warm-up, each paired with a run of the import floor",
+        f'(`python -c "{FLOOR}"`) just before it. Whole `chargeopt solve',
         "FILE` (default flags: roll table on, 20 s limit), start-up included; status and counts",
         "from one more run, every answer re-checked by `chargeopt check` (exit 0 = legal).",
         "",
@@ -417,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown kinds {sorted(unknown)}; choose from {', '.join(KINDS)}")
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    script = chargeopt()
+    script = chargeopt_command()[0]
     paths = write_layouts(kinds, sizes, args.layouts)
     rows = [] if args.no_curve else curve(script, paths, args.runs)
     with tempfile.TemporaryDirectory() as tmp:

@@ -6,21 +6,20 @@ the fork, so every later solve of its kind inherits it."""
 from __future__ import annotations
 
 import json
-import sys
+from functools import partial
 from pathlib import Path
 
 import click
 
 from chargeopt.models import STDIN, ChargeoptError, document_name
 from chargeopt.solver.interface.error_text import error_object
-from chargeopt.solver.interface.exit_codes import EXIT_INTERRUPTED
 from chargeopt.solver.interface.files import write_text
 from chargeopt.solver.interface.jsonl import solve_lines
 from chargeopt.solver.interface.solve_one import (
     Report,
     Settings,
-    batch_exit_code,
     guarded,
+    in_turn,
     no_answer_object,
     outcome_code,
     solve_scenario,
@@ -44,26 +43,18 @@ def solve_batch(ctx: click.Context) -> int:
 
 
 def solve_files(files: tuple[str, ...], settings: Settings) -> int:
-    """Solve each file in turn; the outputs are checked before any solve, as for one file.
-    Ctrl-C ends the batch with 130 once the answer being solved (the best so far) is out."""
+    """Solve each file in turn; the outputs are checked before any solve, as for one file."""
     written = _output_files(files, settings)
     start_solving()
-    codes: list[int] = []
     report = _file_report(settings.as_json)
-    try:
-        for index, file in enumerate(files):
-            if not settings.as_json:
-                gap = "\n" if index else ""
-                click.echo(f"{gap}==> {document_name(file)} <==")
-            codes.append(
-                guarded(lambda file=file: _solve_file(file, written[file], settings), report)
-            )
-            sys.stdout.flush()
-            if codes[-1] == EXIT_INTERRUPTED:
-                break
-    except KeyboardInterrupt:
-        codes.append(EXIT_INTERRUPTED)
-    return batch_exit_code(codes)
+
+    def answer(index: int, file: str) -> int:
+        if not settings.as_json:
+            gap = "\n" if index else ""
+            click.echo(f"{gap}==> {document_name(file)} <==")
+        return guarded(lambda: _solve_file(file, written[file], settings), report)
+
+    return in_turn(partial(answer, index, file) for index, file in enumerate(files))
 
 
 def _file_report(as_json: bool) -> Report:

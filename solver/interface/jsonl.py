@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import IO, Any
 
 import click
@@ -14,12 +16,11 @@ import click
 from chargeopt.models import ScenarioError
 from chargeopt.models.nesting import MAX_DEPTH, too_deep
 from chargeopt.solver.interface.error_text import error_object
-from chargeopt.solver.interface.exit_codes import EXIT_INTERRUPTED
 from chargeopt.solver.interface.solve_one import (
     AnyScenario,
     Settings,
-    batch_exit_code,
     guarded,
+    in_turn,
     no_answer_object,
     outcome_code,
     solve_scenario,
@@ -34,18 +35,15 @@ def solve_lines(settings: Settings, stream: IO[bytes] | None = None) -> int:
     highest of any line's, as `chargeopt solve` gives it for one file (130 on Ctrl-C)."""
     source = stream if stream is not None else sys.stdin.buffer
     start_solving()
-    codes: list[int] = []
-    number = 0
-    try:
+
+    def answers() -> Iterator[Callable[[], int]]:
+        number = 0
         while raw := source.readline():
             number += 1
             if raw.strip():
-                codes.append(_answer_line(raw, number, settings))
-                if codes[-1] == EXIT_INTERRUPTED:
-                    break
-    except KeyboardInterrupt:
-        codes.append(EXIT_INTERRUPTED)
-    return batch_exit_code(codes)
+                yield partial(_answer_line, raw, number, settings)
+
+    return in_turn(answers())
 
 
 def line_name(number: int) -> str:
@@ -73,7 +71,6 @@ def _answer_line(raw: bytes, number: int, settings: Settings) -> int:
 
     code = guarded(work, report)
     click.echo(json.dumps(reply))
-    sys.stdout.flush()
     return code
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
@@ -116,8 +116,18 @@ def outcome_code(outcome: Outcome) -> int:
     return EXIT_NO_ANSWER if result.status.value == "unknown" else 0
 
 
-def batch_exit_code(codes: list[int]) -> int:
-    """130 if the batch was interrupted, else the highest code of any scenario (0: all fine)."""
+def in_turn(answers: Iterable[Callable[[], int]]) -> int:
+    """Run each answer (it prints its own output) in turn, standard output flushed after each;
+    the batch's exit code: 130 at once on Ctrl-C, else the highest of theirs (0: all fine)."""
+    codes: list[int] = []
+    try:
+        for answer in answers:
+            codes.append(answer())
+            sys.stdout.flush()
+            if codes[-1] == EXIT_INTERRUPTED:
+                break
+    except KeyboardInterrupt:
+        codes.append(EXIT_INTERRUPTED)
     return EXIT_INTERRUPTED if EXIT_INTERRUPTED in codes else max(codes, default=0)
 
 
