@@ -14,6 +14,7 @@ from chargeopt.models import (
     validate_document,
 )
 from chargeopt.models import load_scenario as load_scenario_document
+from chargeopt.models.syntax import Syntax
 
 MAX_MODELS_PER_FILE = 10_000
 """The most models (every unit's, a block's counted model by model) a scenario file may hold."""
@@ -37,11 +38,14 @@ def checked_scenario(
     name: str,
     max_models: int = MAX_MODELS_PER_FILE,
     who: str = "chargeopt",
+    syntax: Syntax | None = None,
 ) -> Scenario | RankAndFileScenario:
-    """The same checks on a document already parsed (the web page's board), named `name`;
-    `who` is named in the refusal of too many models."""
+    """The same checks on a document already parsed (the web page's board, a `--jsonl` line),
+    named `name`; `who` is named in the refusal of too many models; refusals write their
+    examples in `syntax` (by default the one `name`'s extension implies)."""
     model = RankAndFileScenario if is_rank_and_file(data.get("ruleset")) else Scenario
-    return _with_legal_start(validate_document(model, data, name), name, max_models, who)
+    scenario = validate_document(model, data, name, syntax)
+    return _with_legal_start(scenario, name, max_models, who)
 
 
 def model_count(scenario: Scenario | RankAndFileScenario) -> int:

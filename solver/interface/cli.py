@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -36,20 +35,20 @@ from chargeopt.models import (
 )
 from chargeopt.solver.interface.bench_command import bench
 from chargeopt.solver.interface.child import EXIT_TERMINATED, Terminated
+from chargeopt.solver.interface.error_text import error_lines, error_object, internal_error_line
+from chargeopt.solver.interface.exit_codes import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_NO_ANSWER,
+    EXIT_VIOLATIONS,
+)
 from chargeopt.solver.interface.files import write_text
+from chargeopt.solver.interface.solve_one import StageLine as _StageLine
+from chargeopt.solver.interface.solve_one import roll_is_read as _roll_is_read
 from chargeopt.solver.interface.tts_command import export_group, import_group
 from chargeopt.solver.loading import load_checked_scenario
 
-EXIT_VIOLATIONS = 1
-"""The placement breaks a rule (`check`), or an answer failed the checker (`solve`, a bug)."""
-EXIT_BAD_INPUT = 2
-"""The input was refused: the file, the key and the fix are on stderr."""
-EXIT_NO_ANSWER = 3
-"""`solve` found no answer and no proof within the time limit (status `unknown`)."""
-EXIT_INTERNAL = 4
-"""chargeopt itself failed; the message asks for a report."""
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: the best answer so far was printed (the shell's code for an interrupt)."""
 EXIT_CODES = (
     "Exit codes: 0 solved or legal, 1 a rule is broken, 2 bad input, "
     "3 no answer within the time limit, 4 an internal error, 130 interrupted (Ctrl-C), "
@@ -58,13 +57,6 @@ EXIT_CODES = (
 MAX_ROLL = 36
 JSON_ERRORS = "chargeopt.json_errors"
 """Key in click's context meta: the running command was asked for JSON, so errors are too."""
-
-
-def error_lines(exc: ChargeoptError) -> list[str]:
-    """The lines a user sees for an error (one per problem)."""
-    if isinstance(exc, ScenarioError):
-        return exc.lines()
-    return str(exc).splitlines() or [type(exc).__name__]
 
 
 class ChargeoptGroup(click.Group):
@@ -85,17 +77,7 @@ class ChargeoptGroup(click.Group):
         except Exception as exc:
             if os.environ.get("CHARGEOPT_TRACEBACK"):
                 raise
-            name = getattr(exc, "kind", type(exc).__name__)
-            detail = str(exc).splitlines()[0][:200] if str(exc) else ""
-            _report(
-                ctx,
-                [
-                    f"internal error ({name}{': ' + detail if detail else ''}); this is a bug "
-                    "in chargeopt: please report it with the files you gave "
-                    "(CHARGEOPT_TRACEBACK=1 shows where it happened)"
-                ],
-                None,
-            )
+            _report(ctx, [internal_error_line(exc)], None)
             ctx.exit(EXIT_INTERNAL)
 
 
@@ -106,14 +88,7 @@ def _report(ctx: click.Context, lines: list[str], exc: Exception | None) -> None
         click.echo(f"error: {line}", err=True)
     if not ctx.meta.get(JSON_ERRORS):
         return
-    problems = getattr(exc, "problems", None) or [("", "\n".join(lines), "")]
-    payload = {
-        "error": "\n".join(lines),
-        "file": getattr(exc, "file", None),
-        "key": problems[0][0] or None,
-        "problems": [{"key": k or None, "problem": p, "fix": f or None} for k, p, f in problems],
-    }
-    click.echo(json.dumps(payload, indent=2))
+    click.echo(json.dumps(error_object(lines, exc), indent=2))
 
 
 @click.group(cls=ChargeoptGroup, epilog=EXIT_CODES)
@@ -123,7 +98,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("scenario_file", metavar="SCENARIO")
+@click.argument("scenario_files", metavar="SCENARIO...", nargs=-1)
 @click.option(
     "--roll",
     type=click.IntRange(0, MAX_ROLL),
@@ -131,8 +106,25 @@ def main() -> None:
     help="The dice total (default: the scenario's; without one, find the minimum roll).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result JSON instead of a summary.")
-@click.option("-o", "--output", "output", default=None, help="Also write the result JSON here.")
-@click.option("--svg", "svg_file", default=None, help="Draw the board and the answer as SVG here.")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    help="Also write the result JSON here (several scenarios: a folder, NAME.result.json each).",
+)
+@click.option(
+    "--svg",
+    "svg_file",
+    default=None,
+    help="Draw the board and the answer as SVG here (several scenarios: a folder, NAME.svg each).",
+)
+@click.option(
+    "--jsonl",
+    is_flag=True,
+    help="Read scenarios from standard input, one JSON object a line, and write one result "
+    "(or error) a line, as each is solved; no SCENARIO then.",
+)
 @click.option(
     "--time-limit",
     type=click.FloatRange(min=0.1),
@@ -169,7 +161,7 @@ def main() -> None:
 )
 @click.option("--quiet", is_flag=True, help="No progress line on stderr.")
 def solve(
-    scenario_file: str,
+    scenario_files: tuple[str, ...],
     roll: int | None,
     as_json: bool,
     output: str | None,
@@ -181,6 +173,7 @@ def solve(
     repair: bool,
     show_progress: bool,
     quiet: bool,
+    jsonl: bool,
 ) -> None:
     """Find the best legal placement for the scenario's move, or prove there is none.
 
@@ -190,9 +183,21 @@ def solve(
     130 interrupted (the best answer so far is printed first), 143 stopped by SIGTERM (the
     solver with it). The whole command keeps to --time-limit plus about a second; on a
     terminal the stage it is in shows on stderr. A file holds at most 10,000 models.
+
+    Several SCENARIO files are solved one after the other in this one process, each as if
+    alone (its own --time-limit, the checker's verdict): summaries under a `==> FILE <==`
+    line, or with --json one result (or error object) a line; -o and --svg then name a
+    folder. --jsonl reads one JSON scenario a line from standard input and writes one line
+    each; a bad line gets an error object naming its line and key and the rest go on. Either
+    way the exit code is the highest of any scenario's (130 at once on Ctrl-C).
     """
     ctx = click.get_current_context()
     ctx.meta[JSON_ERRORS] = as_json
+    if jsonl or len(scenario_files) != 1:
+        from chargeopt.solver.interface.batch import solve_batch
+
+        ctx.exit(solve_batch(ctx))
+    (scenario_file,) = scenario_files
     outputs = _outputs(scenario_file, {"-o": output, "--svg": svg_file})
     from chargeopt.solver.interface.quick_start import import_cp_model_without_pandas
 
@@ -248,45 +253,6 @@ def solve(
         ctx.exit(EXIT_VIOLATIONS)
     if result.status.value == "unknown":
         ctx.exit(EXIT_NO_ANSWER)
-
-
-class _StageLine:
-    """The solve's stage and elapsed time on stderr: one line kept up to date on a terminal,
-    a line per stage with --progress, nothing with --quiet or when stderr is not a terminal."""
-
-    def __init__(self, forced: bool, quiet: bool) -> None:
-        self.terminal = not quiet and not forced and sys.stderr.isatty()
-        self.lines = forced and not quiet
-        self.drawn = False
-
-    def __call__(self, stage: str, seconds: float) -> None:
-        if self.lines:
-            click.echo(f"[{seconds:5.1f} s] {stage}", err=True)
-        elif self.terminal:
-            click.echo(f"\r\x1b[K  {seconds:5.1f} s  {stage}", err=True, nl=False)
-            self.drawn = True
-
-    def clear(self) -> None:
-        if self.drawn:
-            click.echo("\r\x1b[K", err=True, nl=False)
-            self.drawn = False
-
-
-def _roll_is_read(scenario: Scenario | RankAndFileScenario, roll: int | None) -> None:
-    """Refuse `--roll` where the charge rolls no dice (40k-assault-4e, whfb-6e), as the
-    scenario's own `roll` is refused there."""
-    rules = scenario.rules
-    if roll is None or scenario.action.kind != "charge":
-        return
-    if isinstance(scenario, Scenario) and rules.assault_range_in:
-        why = "each model moves its unit's assault range"
-    elif isinstance(scenario, RankAndFileScenario) and rules.charge_move == "double-move":
-        why = "the charge move is twice the Move"
-    else:
-        return
-    raise ChargeoptError(
-        f"--roll {roll}: a {rules.edition} charge rolls no dice: {why}; leave --roll out"
-    )
 
 
 def _outputs(scenario_file: str, wanted: dict[str, str | None]) -> dict[str, str]:
