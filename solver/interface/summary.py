@@ -235,7 +235,10 @@ def cut_short_line(by: str | None, stage: str | None, seconds: float, limit_s: f
         return f"Interrupted after {seconds:.1f} s{where}"
     if by == "cancelled":
         return f"Cancelled after {seconds:.1f} s{where}"
-    return f"Time limit of {limit_s:g} s reached{where}"
+    return (
+        f"Time limit of {limit_s:g} s overrun on the wall clock: stopped by its safety net "
+        f"after {seconds:.1f} s{where}"
+    )
 
 
 def summarise_result(result: Result) -> str:
@@ -253,10 +256,11 @@ def summarise_result(result: Result) -> str:
         )
         lines.append(f"{stopped}: the best placement so far, checked, not proven best")
     safety = result.stats.get("wall_clock_safety")
-    if safety:
+    if safety and not (isinstance(cut, dict) and cut.get("by") == "time limit"):
         lines.append(
-            f"The machine was too slow for the time limit ({safety} stopped on the wall clock): "
-            "a second run may answer differently; give it more time for a repeatable answer"
+            f"The machine was too slow for the time limit ({safety} stopped by the wall-clock "
+            "safety net): a second run may answer differently; give it more time for a "
+            "repeatable answer"
         )
     if result.proof:
         lines.append(f"Proof: {result.proof}")
