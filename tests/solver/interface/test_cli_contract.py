@@ -205,7 +205,7 @@ def _slow_solver(answer_first: bool):
 
 
 def test_the_safety_net_bounds_the_whole_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A solve that would hang is stopped at the wall-clock safety net (6 times the limit)
+    """A solve that would hang is stopped at the wall-clock safety net (20 times the limit)
     plus the grace second; the answer it offered is printed, checked, as `feasible` (not
     `optimal`: its proof never finished), and the output says where the net cut it."""
     hang, real = _slow_solver(answer_first=True)
