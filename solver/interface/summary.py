@@ -10,6 +10,7 @@ import re
 from chargeopt.models import ChargeoptError, Placement, Result, Status, resolve_ruleset
 from chargeopt.solver.bounds.bound_words import bound_reason
 from chargeopt.solver.core.dice import chance_at_least
+from chargeopt.solver.core.exact_limits import note_lines
 from chargeopt.solver.core.written import FACING_DECIMALS, printed_value
 
 STATUS_NOTE = {
@@ -273,6 +274,7 @@ def summarise_result(result: Result) -> str:
             lines.append("  " + "; ".join(p for p in basis.split("; ") if p != "none between"))
     lines += roll_table(result)
     lines += outcome_lines(result)
+    lines += note_lines(result)
     close = result.action is not None and result.action.kind in CLOSE_MOVE_VERBS
     if solved or (close and result.placements and result.objective):
         lines += [(close_model_line if close else model_line)(p) for p in result.placements]
