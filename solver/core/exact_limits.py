@@ -84,11 +84,15 @@ def found(result: Result) -> bool:
     return result.status in (Status.OPTIMAL, Status.FEASIBLE) and bool(result.placements)
 
 
-def solve_exactly_if_needed(solve: Callable[[Margins], Result]) -> Result:
+def solve_exactly_if_needed(
+    solve: Callable[[Margins], Result], *, proofs_exact: bool = False
+) -> Result:
     """`solve` with the printed margins; if it finds no answer, `solve` at exact limits: its
-    answer, `feasible` with `NOTE`, or its verdict (a proof made at exact limits)."""
+    answer, `feasible` with `NOTE`, or its verdict (a proof made at exact limits). With
+    `proofs_exact` (a solver whose proofs never read the margins), an `infeasible` first
+    pass stands: it is already that proof."""
     first = solve(PRINTED)
-    if found(first):
+    if found(first) or (proofs_exact and first.status == Status.INFEASIBLE):
         return first
     second = solve(EXACT)
     if not found(second):

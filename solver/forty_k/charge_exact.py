@@ -19,7 +19,8 @@ first pass that found nothing has often spent it all); counted on the solver's c
 
 
 def solve_charge_exactly_if_needed(scenario: Scenario, options: SolveOptions) -> Result:
-    """The charge with the printed margins, then, only without an answer, at exact limits."""
+    """The charge with the printed margins, then, only without an answer or a proof, at exact
+    limits (the charge's proofs, `solver/bounds`, hold anywhere on the table: no margin)."""
     started = clock.now()
 
     def one_pass(margins: Margins) -> Result:
@@ -30,4 +31,4 @@ def solve_charge_exactly_if_needed(scenario: Scenario, options: SolveOptions) ->
         with held(margins):
             return solve_charge(scenario, replace(options, time_limit_s=limit_s))
 
-    return solve_exactly_if_needed(one_pass)
+    return solve_exactly_if_needed(one_pass, proofs_exact=True)
