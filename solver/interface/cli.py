@@ -137,8 +137,9 @@ def main() -> None:
     type=click.FloatRange(min=0.1),
     default=20.0,
     show_default=True,
-    help="Seconds for the whole solve; at the limit (plus 1 s to collect it) the best "
-    "placement so far is checked and printed as 'feasible', or 'unknown' if there is none.",
+    help="Seconds of solver work (about that long on an idle 2-core machine, the same answer "
+    "later on a busy one); at 20 times it on the wall clock a safety net stops the solve and "
+    "the best placement so far is checked and printed as 'feasible', saying so, or 'unknown'.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
 @click.option(
@@ -187,8 +188,9 @@ def solve(
     answer (optimal, feasible, or infeasible with its proof), 1 the answer failed the checker
     (a bug), 2 bad input, 3 no answer and no proof within the time limit, 4 an internal error,
     130 interrupted (the best answer so far is printed first), 143 stopped by SIGTERM (the
-    solver with it). The whole command keeps to --time-limit plus about a second; on a
-    terminal the stage it is in shows on stderr. A file holds at most 10,000 models.
+    solver with it). --time-limit counts work, not the wall clock (a busy machine
+    answers the same, later); on a terminal the stage it is in shows on stderr. A file holds
+    at most 10,000 models.
     """
     ctx = click.get_current_context()
     ctx.meta[JSON_ERRORS] = as_json
