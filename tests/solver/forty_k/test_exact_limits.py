@@ -9,7 +9,10 @@ from __future__ import annotations
 import math
 
 from builders import make_scenario
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Result, Status
 from chargeopt.solver import solve
 from chargeopt.solver.core.exact_limits import NOTE, STAT_KEY
@@ -74,3 +77,24 @@ def test_a_charge_beyond_the_exact_limits_stays_infeasible() -> None:
     assert result.status == Status.INFEASIBLE
     assert STAT_KEY not in result.stats
     assert "6.01\" away edge to edge" in (result.proof or "")
+
+
+@settings(max_examples=8, deadline=None, derandomize=True, database=None)
+@given(
+    gap_in=st.floats(5.99, 5.997),
+    angle=st.floats(0.0, 2 * math.pi, exclude_max=True),
+)
+def test_a_charge_only_inside_the_margins_is_found_in_any_direction(
+    gap_in: float, angle: float
+) -> None:
+    """5.99" to 5.997" apart in any direction: the legal ends are a sliver 0.003" to 0.01"
+    deep, beyond the printed margins; the exact pass finds one on the written grid (the
+    corners of the sliver, drawn a written step inside it), `feasible` with the note, and
+    the JSON as written passes the checker."""
+    start = (15.0, 15.0)
+    far = 2 * R32 + gap_in
+    target = (start[0] + far * math.cos(angle), start[1] + far * math.sin(angle))
+    scenario = make_scenario([start], {"B": [target]}, roll=5)
+    result = solve(scenario, time_limit=2)
+    assert result.status == Status.FEASIBLE and result.stats[STAT_KEY] == NOTE
+    assert check_placement(scenario, result.placements, roll=5) == []
