@@ -511,15 +511,17 @@ def _roll_to_check(
     type=click.FloatRange(min=0.1),
     default=20.0,
     show_default=True,
-    help="Seconds at most for each solve asked from the page.",
+    help="Seconds of solver work for each solve asked from the page (a safety net stops it "
+    "at 20 times that on the wall clock) and at most for each check.",
 )
 def serve(scenario_file: str | None, port: int, host: str, time_limit: float) -> None:
     """Open a board in the browser: drag models, choose the move, solve it or check it.
 
     Starts a local web server and prints its URL (needs `pip install 'chargeopt[web]'`).
     SCENARIO, if given, opens on the page. One solve and one check run at a time, each
-    within --time-limit; requests over 1 MB or scenarios over 300 models are refused. Ctrl-C
-    or SIGTERM stops the server, its solve with it, and frees the port.
+    within --time-limit (a solve's counts work); requests over 1 MB or scenarios over 300
+    models are refused. Ctrl-C or SIGTERM stops the server, its solve with it, and frees the
+    port.
     """
     if scenario_file == STDIN:
         raise ScenarioError(
