@@ -43,8 +43,12 @@ _FORTY_K = "chargeopt.solver.forty_k"
 _ASSAULT_4E = "chargeopt.solver.assault_4e"
 _FORTY_K_11E = "chargeopt.solver.forty_k_11e"
 SOLVERS: dict[tuple[ActionKind, str], Solver] = {
-    (ActionKind.CHARGE, "40k-9e"): Deferred(f"{_FORTY_K}.charge", "solve_charge"),
-    (ActionKind.CHARGE, "40k-10e"): Deferred(f"{_FORTY_K}.charge", "solve_charge"),
+    (ActionKind.CHARGE, "40k-9e"): Deferred(
+        f"{_FORTY_K}.charge_exact", "solve_charge_exactly_if_needed"
+    ),
+    (ActionKind.CHARGE, "40k-10e"): Deferred(
+        f"{_FORTY_K}.charge_exact", "solve_charge_exactly_if_needed"
+    ),
     (ActionKind.PILE_IN, "40k-9e"): Deferred(f"{_FORTY_K}.pile_in", "solve_pile_in"),
     (ActionKind.PILE_IN, "40k-10e"): Deferred(f"{_FORTY_K}.pile_in", "solve_pile_in"),
     (ActionKind.CONSOLIDATE, "40k-9e"): Deferred(f"{_FORTY_K}.consolidate", "solve_consolidate"),

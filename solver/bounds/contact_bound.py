@@ -14,6 +14,7 @@ import numpy as np
 from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.models import RoundBase, Scenario, TerrainKind
 from chargeopt.solver.core.candidates import Candidates
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 
 
@@ -35,7 +36,7 @@ def contact_capacity_ceiling(c: Candidates, scenario: Scenario, roll: float) -> 
     on the candidates."""
     reachable: dict[str, set[str]] = {}
     for m in scenario.acting_unit.models:
-        spots = np.flatnonzero(c.reach[m.id] <= roll - ROLL_MARGIN_IN)
+        spots = np.flatnonzero(c.reach[m.id] <= roll - margin(ROLL_MARGIN_IN))
         reachable[m.id] = {t for p in spots for t in c.contact[p]}
     return _capacity_flow(scenario, reachable)
 

@@ -17,8 +17,9 @@ from shapely.geometry.base import BaseGeometry
 
 from chargeopt.models import RoundBase, Scenario
 from chargeopt.solver.bounds.contact_bound import engagement_reach_in
+from chargeopt.solver.core.exact_limits import margin
+from chargeopt.solver.core.tolerances import JSON_STEP_IN, ROLL_MARGIN_IN
 from chargeopt.solver.core.tolerances import MARGIN_IN as RULING_MARGIN_IN
-from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 
 QUAD_SEGS = 32
 """Segments per quarter circle of the polygons that stand for circles."""
@@ -30,10 +31,11 @@ that its spots pass the candidates' filters."""
 
 def _shifts(outer: bool) -> tuple[float, float]:
     """How far the roll and the ranges move: out by MARGIN_IN for a region that holds the
-    true one, in by the margins an answer keeps for one inside it."""
+    true one, in by the margins in force for one inside it (at exact limits, by a written
+    step, which the JSON's rounding of a spot never crosses)."""
     if outer:
         return MARGIN_IN, MARGIN_IN
-    return -ROLL_MARGIN_IN, -RULING_MARGIN_IN
+    return -max(margin(ROLL_MARGIN_IN), JSON_STEP_IN), -max(margin(RULING_MARGIN_IN), JSON_STEP_IN)
 
 
 @dataclass(frozen=True)

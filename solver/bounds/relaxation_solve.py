@@ -27,6 +27,14 @@ from chargeopt.solver.core import clock
 CONFIRM_SECONDS = 10.0
 CONFIRM_MIN_SECONDS = 2.0
 """Each second opinion on an infeasible verdict gets at most, and at least, this long."""
+HIGHS_NODES_PER_S = 5_000
+"""HiGHS's limit is its branch-and-bound nodes, this many per second of the clock it is
+given (it proved a 60-variable parity knapsack infeasible at about 7,000 nodes a wall second
+on the reference machine; the cores it confirms are settled at the root, 0 nodes): a count,
+so its verdict does not depend on the machine's load. The wall clock only stops it at the
+safety net."""
+HIGHS_WALL_S = 3600.0
+"""HiGHS's wall limit outside a solve (no safety net open): an hour, never reached."""
 ASSUMPTION_SECONDS = 1.0
 DROP_SECONDS = 2.0
 """Time for CP-SAT's sufficient assumptions, then for each try at leaving a group out."""
@@ -297,10 +305,7 @@ def _confirm(
     """Rebuild the relaxation with only the core's groups and solve it with CP-SAT and with
     HiGHS: both must find it infeasible for the verdict to stand. Each gets what is left of
     the time, but at least CONFIRM_MIN_SECONDS: a proof is worth a short overrun. HiGHS
-    counts wall time, so it gets the safety net's multiple of that; stopped by it, it marks
-    the clock."""
-    from chargeopt.solver.core.highs import solve_with_highs
-
+    counts it in nodes (`_highs_opinion`)."""
     seconds = min(CONFIRM_SECONDS, max(CONFIRM_MIN_SECONDS, deadline - clock.now()))
     r = build(z, grid, roll, only=set(core))
     model = r.model.clone()
@@ -308,17 +313,30 @@ def _confirm(
     opinions: dict[str, str] = {}
     status, _ = _solve_with(r, set(core), clock.now() + seconds, 2, seed + 1)
     opinions["cp-sat"] = status
-    try:
-        opinions["highs"] = solve_with_highs(model, seconds * clock.WALL_SAFETY).status
-    except Exception as err:  # a converter refusal is reported, never taken as agreement
-        opinions["highs"] = f"error: {err}"
-    if opinions["highs"] == "UNKNOWN":
-        clock.current().safety = clock.current().safety or "HiGHS's second opinion"
+    opinions["highs"] = _highs_opinion(model, seconds)
     agree = tuple(name for name, status in opinions.items() if status == "INFEASIBLE")
     if len(agree) == len(opinions):
         return Verdict("infeasible", core=core, confirmed_by=agree, **base)
     told = ", ".join(f"{name}: {status}" for name, status in opinions.items())
     return Verdict("unknown", core=core, confirmed_by=agree, disagreement=told, **base)
+
+
+def _highs_opinion(model: cp_model.CpModel, seconds: float) -> str:
+    """HiGHS's status on `model` within `seconds` of the clock, counted in nodes; stopped by
+    the wall-clock safety net instead, it marks the clock."""
+    from chargeopt.solver.core.highs import solve_with_highs
+
+    work = clock.current()
+    wall_s = work.wall_left()
+    wall_s = HIGHS_WALL_S if not math.isfinite(wall_s) else max(0.001, wall_s)
+    nodes = round(seconds * HIGHS_NODES_PER_S)
+    try:
+        answer = solve_with_highs(model, wall_s, max_nodes=nodes)
+    except Exception as err:  # a converter refusal is reported, never taken as agreement
+        return f"error: {err}"
+    if answer.status == "UNKNOWN":
+        work.overrun("HiGHS's second opinion")
+    return answer.status
 
 
 def ceiling(z: Zones, roll: float, board: tuple[float, float], seconds: float) -> int | None:

@@ -14,6 +14,7 @@ from shapely.geometry import Point, Polygon
 from chargeopt.geometry import Footprint
 from chargeopt.geometry.distance_matrix import pairs_within
 from chargeopt.models import OvalBase, RoundBase
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.tolerances import PAIR_KEPT_IN
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def pair_relations(c: Candidates, rules: object) -> tuple[np.ndarray, np.ndarray
     if len(c) < 2:
         return np.empty((0, 2), int), np.empty((0, 2), int)
     outer = np.array([c.base_keys[b].circumradius_in for b in c.base_of])
-    limit = rules.coherency_range_in - PAIR_KEPT_IN
+    limit = rules.coherency_range_in - margin(PAIR_KEPT_IN)
     pairs = near_pairs(c, limit + 2 * outer.max())
     if len(pairs) == 0:
         return np.empty((0, 2), int), np.empty((0, 2), int)

@@ -14,6 +14,7 @@ from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry import Footprint
 from chargeopt.models import RoundBase, Scenario, Unit
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.tolerances import CONTACT_GAP_IN, MARGIN_IN
 from chargeopt.solver.options import SolveOptions
 
@@ -126,7 +127,7 @@ def raw_points(
     )
     band = rings(
         targets,
-        [er * 0.5, er - MARGIN_IN - CONTACT_GAP_IN],
+        [er * 0.5, er - margin(MARGIN_IN) - CONTACT_GAP_IN],
         options.contact_step_deg * 2,
         base,
         facing,

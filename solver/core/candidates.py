@@ -22,6 +22,7 @@ from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import GameModel, OvalBase, RoundBase, Scenario, TerrainKind, Unit
 from chargeopt.solver.core.candidate_pairs import pair_relations
 from chargeopt.solver.core.candidate_points import raw_points
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.printed_step import printed_apart
 from chargeopt.solver.core.tolerances import (
     APART_FIXED_IN,
@@ -275,23 +276,26 @@ def standable(
     fixed: list[Footprint],
     non_target_enemies: list[Footprint],
     upper_allowed: bool,
-    terrain_margin_in: float = MARGIN_IN,
+    terrain_margin_in: float | None = None,
 ) -> np.ndarray:
     """Mask of poses where the base may end: on the board, clear of terrain and of other
     bases, on a surface that holds it, and out of engagement range of non-target enemies;
     `MARGIN_IN` inside the board edge, a floor's edge and engagement range, and
     `terrain_margin_in` off walls, impassable areas and barricades (a token spot touches its
-    wall)."""
+    wall; by default `MARGIN_IN`)."""
     rules = scenario.rules
+    if terrain_margin_in is None:
+        terrain_margin_in = margin(MARGIN_IN)
     x, y, z = pts[:, 0], pts[:, 1], pts[:, 2]
     round_base = isinstance(base, RoundBase)
     polys = None if round_base else poses_polygons(base, x, y, facing)
     if round_base:
-        r = base.radius_in + MARGIN_IN
+        r = base.radius_in + margin(MARGIN_IN)
         keep = (x >= r) & (x <= battlefield.width - r) & (y >= r) & (y <= battlefield.height - r)
         points = shapely.points(x, y)
     else:
-        keep = shapely.within(polys, battlefield.board.buffer(-MARGIN_IN, join_style="mitre"))
+        board = battlefield.board.buffer(-margin(MARGIN_IN), join_style="mitre")
+        keep = shapely.within(polys, board)
     for piece in battlefield.of_kind(
         TerrainKind.WALL, TerrainKind.IMPASSABLE, TerrainKind.BARRICADE
     ):
@@ -308,7 +312,7 @@ def standable(
             at = on_floor & (np.abs(z - floor.height) < 1e-9)
             if not at.any():
                 continue
-            inner = floor.shape.buffer(-MARGIN_IN)
+            inner = floor.shape.buffer(-margin(MARGIN_IN))
             if round_base:
                 ok_floor |= (
                     at
@@ -354,7 +358,7 @@ def standable(
             np.abs(z[idx, None] - np.array([f.z for f in non_target_enemies])[None, :])
             <= rules.engagement_vertical_in
         )
-        keep[idx[((d <= limit + MARGIN_IN) & near_v).any(axis=1)]] = False
+        keep[idx[((d <= limit + margin(MARGIN_IN)) & near_v).any(axis=1)]] = False
     return keep
 
 
@@ -397,7 +401,7 @@ def target_relations(bases, base_of, x, y, z, facing, targets, target_ids, rules
         dz = np.abs(z[idx, None] - np.array([t.z for t in targets])[None, :])
         limit = engagement_limits(x[idx], y[idx], targets, battlefield, rules)
         touching = (d <= rules.base_contact_tolerance_in - 0.001) & (dz < 0.01)
-        within = (d <= limit - MARGIN_IN) & (dz <= rules.engagement_vertical_in)
+        within = (d <= limit - margin(MARGIN_IN)) & (dz <= rules.engagement_vertical_in)
         for j, (uid, _) in enumerate(target_ids):
             unit_dist[uid][idx] = np.minimum(unit_dist[uid][idx], d[:, j])
         for row, i in enumerate(idx):
@@ -458,7 +462,7 @@ def reach_lengths(
         length[~printed_apart(m, cands.x[idx], cands.y[idx])] = np.inf
         if may_end is not None:
             length = may_end(m, cands, idx, length)
-            ok = length <= roll_max - ROLL_MARGIN_IN
+            ok = length <= roll_max - margin(ROLL_MARGIN_IN)
             out[idx[ok]] = length[ok]
             reach[m.id] = out
             continue
@@ -473,9 +477,9 @@ def reach_lengths(
         }
         closer = np.zeros(len(idx), bool)
         for uid in tgt_units:
-            closer |= unit_dist[uid][idx] <= start_dist[uid] - MARGIN_IN
+            closer |= unit_dist[uid][idx] <= start_dist[uid] - max(margin(MARGIN_IN), 1e-9)
         in_contact = np.array([bool(cands.contact[i]) for i in idx], dtype=bool)
-        ok = (length <= roll_max - ROLL_MARGIN_IN) & (closer | in_contact)
+        ok = (length <= roll_max - margin(ROLL_MARGIN_IN)) & (closer | in_contact)
         out[idx[ok]] = length[ok]
         reach[m.id] = out
     return reach

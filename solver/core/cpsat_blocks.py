@@ -11,6 +11,7 @@ from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import points_near
 from chargeopt.solver.core.candidates import Candidates
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.matching import FORBIDDEN, least_cost_pairs
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 
@@ -48,9 +49,10 @@ def assignment(
     m = cp_model.CpModel()
     x: dict[str, dict[int, cp_model.IntVar]] = {}
     y: dict[int, cp_model.IntVar] = {}
+    within_roll = roll - margin(ROLL_MARGIN_IN)
     for mids in models_by_base.values():
         ok = {
-            mid: (c.reach[mid] <= roll - ROLL_MARGIN_IN) & (True if allowed is None else allowed)
+            mid: (c.reach[mid] <= within_roll) & (True if allowed is None else allowed)
             for mid in mids
         }
         if every_model and any(not v.any() for v in ok.values()):
@@ -91,7 +93,8 @@ def assign_models(
         if not free_models:
             continue
         cost = np.array([[c.reach[mid][p] for p in free_pos] for mid in free_models])
-        cost = np.where(np.isfinite(cost) & (cost <= roll - ROLL_MARGIN_IN), cost, FORBIDDEN)
+        within_roll = roll - margin(ROLL_MARGIN_IN)
+        cost = np.where(np.isfinite(cost) & (cost <= within_roll), cost, FORBIDDEN)
         if not free_pos:
             continue
         for r, k in least_cost_pairs(cost):

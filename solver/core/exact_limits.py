@@ -6,11 +6,15 @@ there is legal as written in the JSON (to 0.001") and is returned `feasible` wit
 its 0.01" rounding may not be; where none is found either, the exact pass's proof stands.
 
 Shared by every rule family: a solver takes a `Margins` and `solve_exactly_if_needed` runs it
-once or twice; `note_lines` gives the summary's wording."""
+once or twice; `note_lines` gives the summary's wording. The 40k solvers, whose shared steps
+(candidates, greedy, CP-SAT blocks) read the `tolerances` constants, take the margins in
+force instead (`held`, read through `margin`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from chargeopt.models import Result, Status
@@ -45,6 +49,30 @@ PRINTED = Margins(MARGIN_IN, PAIR_KEPT_IN, ROLL_MARGIN_IN)
 EXACT = Margins(0.0, 0.0, 0.0)
 """The limits as the rules measure them: an answer on the JSON's grid is legal as written."""
 
+_HELD: ContextVar[Margins] = ContextVar("chargeopt_margins", default=PRINTED)
+
+
+@contextmanager
+def held(margins: Margins) -> Iterator[None]:
+    """Keep `margins` in force for the steps that read them through `margin`."""
+    token = _HELD.set(margins)
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
+def margin(printed_in: float) -> float:
+    """A margin of `tolerances` (what a printed answer keeps inside a limit) as the margins in
+    force have it: itself, or nothing at exact limits."""
+    return 0.0 if _HELD.get().exact else printed_in
+
+
+def at_exact_limits() -> bool:
+    """Whether the exact limits are in force (`held(EXACT)`)."""
+    return _HELD.get().exact
+
+
 NOTE = (
     f'legal as measured to {JSON_STEP_IN:g}"; the {SUMMARY_STEP_IN:g}" rounding of this answer '
     "may not be (it stands inside the margins the printed positions keep)"
@@ -56,11 +84,15 @@ def found(result: Result) -> bool:
     return result.status in (Status.OPTIMAL, Status.FEASIBLE) and bool(result.placements)
 
 
-def solve_exactly_if_needed(solve: Callable[[Margins], Result]) -> Result:
+def solve_exactly_if_needed(
+    solve: Callable[[Margins], Result], *, proofs_exact: bool = False
+) -> Result:
     """`solve` with the printed margins; if it finds no answer, `solve` at exact limits: its
-    answer, `feasible` with `NOTE`, or its verdict (a proof made at exact limits)."""
+    answer, `feasible` with `NOTE`, or its verdict (a proof made at exact limits). With
+    `proofs_exact` (a solver whose proofs never read the margins), an `infeasible` first
+    pass stands: it is already that proof."""
     first = solve(PRINTED)
-    if found(first):
+    if found(first) or (proofs_exact and first.status == Status.INFEASIBLE):
         return first
     second = solve(EXACT)
     if not found(second):

@@ -8,6 +8,7 @@ import numpy as np
 
 from chargeopt.models import Scenario
 from chargeopt.solver.core.candidates import Candidates
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.matching import FORBIDDEN, least_cost_pairs
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 
@@ -49,7 +50,7 @@ def greedy_assignment(c: Candidates, scenario: Scenario, roll: float) -> dict[st
     board = _Board(c)
     for m in order:
         lengths = c.reach[m.id]
-        mask = (lengths <= roll - ROLL_MARGIN_IN) & ~board.blocked
+        mask = (lengths <= roll - margin(ROLL_MARGIN_IN)) & ~board.blocked
         if board.taken:
             mask &= board.near > 0
         ok = np.flatnonzero(mask)
@@ -90,7 +91,7 @@ def complete(
                 board.take(mid, p)
             rest = [m for m in rest if m.id not in chain]
     for m in rest:
-        mask = (c.reach[m.id] <= roll - ROLL_MARGIN_IN) & ~board.blocked
+        mask = (c.reach[m.id] <= roll - margin(ROLL_MARGIN_IN)) & ~board.blocked
         if board.taken:
             mask &= board.near > 0
         ok = np.flatnonzero(mask)
@@ -257,7 +258,7 @@ def _chain(
 
     usable = (
         ~board.blocked
-        & np.logical_or.reduce([c.reach[m] <= roll - ROLL_MARGIN_IN for m in free_models])
+        & np.logical_or.reduce([c.reach[m] <= roll - margin(ROLL_MARGIN_IN) for m in free_models])
         if free_models
         else np.zeros(len(c), bool)
     )
@@ -338,7 +339,7 @@ def _unhemmed(
     for m in scenario.acting_unit.models:
         if m.id in out:
             continue
-        spots = np.flatnonzero(c.reach[m.id] <= roll - ROLL_MARGIN_IN)
+        spots = np.flatnonzero(c.reach[m.id] <= roll - margin(ROLL_MARGIN_IN))
         if not len(spots):
             continue
         taken = {p: mid for mid, p in out.items()}
@@ -368,7 +369,7 @@ def improve_count(
 
     def flagged(current: dict[str, int], mid: str) -> np.ndarray:
         lengths = c.reach[mid]
-        spots = np.flatnonzero(lengths <= roll - ROLL_MARGIN_IN)
+        spots = np.flatnonzero(lengths <= roll - margin(ROLL_MARGIN_IN))
         spots = spots[[bool(flags[q]) for q in spots]]
         return spots[np.argsort(lengths[spots])]
 
@@ -387,7 +388,7 @@ def greedy_packing(c: Candidates, scenario: Scenario, roll: float) -> dict[str, 
     conflicts = c.conflict_lists
     free = contact.copy()
     options = {
-        m.id: np.flatnonzero(contact & (c.reach[m.id] <= roll - ROLL_MARGIN_IN))
+        m.id: np.flatnonzero(contact & (c.reach[m.id] <= roll - margin(ROLL_MARGIN_IN)))
         for m in scenario.acting_unit.models
     }
     placed: dict[str, int] = {}

@@ -80,12 +80,17 @@ class HighsAnswer:
 
 
 def solve_with_highs(
-    model: cp_model.CpModel, time_limit_s: float, *, threads: int = 1
+    model: cp_model.CpModel,
+    time_limit_s: float,
+    *,
+    threads: int = 1,
+    max_nodes: int | None = None,
 ) -> HighsAnswer:
     """Convert `model` (through its proto) to a MIP and solve it with HiGHS. Assumptions are
-    fixed to true; solution hints are ignored (they never change the optimum)."""
+    fixed to true; solution hints are ignored (they never change the optimum). `max_nodes`
+    bounds the branch-and-bound tree: a limit that does not depend on the machine's load."""
     with _native_stdout_silenced():
-        return _solve(model, time_limit_s, threads)
+        return _solve(model, time_limit_s, threads, max_nodes)
 
 
 @contextmanager
@@ -107,7 +112,9 @@ def _native_stdout_silenced() -> Iterator[None]:
             os.close(saved)
 
 
-def _solve(model: cp_model.CpModel, time_limit_s: float, threads: int) -> HighsAnswer:
+def _solve(
+    model: cp_model.CpModel, time_limit_s: float, threads: int, max_nodes: int | None
+) -> HighsAnswer:
     proto = model.Proto()
     solver = pywraplp.Solver.CreateSolver("HIGHS")
     if solver is None:
@@ -122,7 +129,8 @@ def _solve(model: cp_model.CpModel, time_limit_s: float, threads: int) -> HighsA
     solver.SetTimeLimit(max(1, int(time_limit_s * 1000)))
     solver.SetNumThreads(threads)
     solver.SuppressOutput()
-    solver.SetSolverSpecificParametersAsString("presolve=off")
+    limits = "" if max_nodes is None else f"\nmip_max_nodes={max(0, max_nodes)}"
+    solver.SetSolverSpecificParametersAsString("presolve=off" + limits)
     code = solver.Solve()
     status = _STATUS.get(code, "UNKNOWN")
     seconds = solver.wall_time() / 1000.0

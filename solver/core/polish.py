@@ -22,6 +22,7 @@ from chargeopt.solver.core.candidates import (
     standable,
     surroundings,
 )
+from chargeopt.solver.core.exact_limits import at_exact_limits
 from chargeopt.solver.core.printed_step import printed_apart
 from chargeopt.solver.core.tolerances import (
     APART_FIXED_IN,
@@ -69,7 +70,11 @@ def polish(
     allowed: EndCheck | None = None,
 ) -> dict[str, Pose]:
     """Shorten moves of models not in base contact while every rule still holds; `allowed`,
-    when given, is the move's own end rule in place of the charge's."""
+    when given, is the move's own end rule in place of the charge's. At exact limits the
+    poses stay on the written grid, untouched: off it, the JSON's rounding may break a limit
+    nothing is kept inside."""
+    if at_exact_limits():
+        return poses
     unit = scenario.acting_unit
     rules = scenario.rules
     around = _Around.of(surroundings(scenario))

@@ -21,6 +21,7 @@ from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.ordered_solve import SolveState
 from chargeopt.solver.core.polish import polish, poses_of
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
@@ -256,10 +257,11 @@ def _with_spots(
     its contact ceiling stays memoised for the solve); and stats: the ring-packing contact
     ceiling (the certificate's, so it need not pack again) and the spots added."""
     engaged = np.array([bool(e) for e in c.engaged], dtype=bool)
+    within_roll = roll - margin(ROLL_MARGIN_IN)
     sparse = [
         m.id
         for m in scenario.acting_unit.models
-        if np.count_nonzero(engaged & (c.reach[m.id] <= roll - ROLL_MARGIN_IN)) < SPARSE_ENGAGED
+        if np.count_nonzero(engaged & (c.reach[m.id] <= within_roll)) < SPARSE_ENGAGED
     ]
     found = engagement_spots(scenario, roll, sparse) if sparse else {}
     spots = {c.base_keys.index(b): xy for b, xy in found.items()}

@@ -22,6 +22,7 @@ from chargeopt.solver.core.coherency_constraints import (
     neighbours,
 )
 from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.greedy import (
     best_completion,
     complete,
@@ -212,7 +213,7 @@ def _opening(c, scenario, roll, options, previous, setup_s_per_pair: float):
     them); else, with the setup charged on the clock per candidate and model, the unit's size,
     its coherency neighbours, the heuristic starts and the best legal one among them."""
     models = scenario.acting_unit.models
-    if any(not (c.reach[m.id] <= roll - ROLL_MARGIN_IN).any() for m in models):
+    if any(not (c.reach[m.id] <= roll - margin(ROLL_MARGIN_IN)).any() for m in models):
         return None
     n = len(models)
     clock.spend(len(c) * n * setup_s_per_pair)

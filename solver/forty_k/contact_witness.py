@@ -18,6 +18,7 @@ from chargeopt.models import Scenario
 from chargeopt.solver.bounds import cells as cl
 from chargeopt.solver.bounds.relaxation_zones import Zones, inner_radius
 from chargeopt.solver.bounds.ring_packing import applies, pack_points
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.tolerances import CONTACT_GAP_IN, ROLL_MARGIN_IN
 
 SPOT_ARC_IN = 0.015
@@ -104,6 +105,6 @@ def _reachable(
             (m.x, m.y), within_in=roll
         )
         allowed[i, near] = (
-            paths.lengths_to(centres[near, 0], centres[near, 1]) <= roll - REACH_MARGIN_IN
+            paths.lengths_to(centres[near, 0], centres[near, 1]) <= roll - margin(REACH_MARGIN_IN)
         )
     return allowed

@@ -8,6 +8,7 @@ import numpy as np
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
 from chargeopt.models import Placement, RoundBase, Scenario
 from chargeopt.solver.core import candidates as cand
+from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.ordered_solve import SolveState
 from chargeopt.solver.core.polish import Pose, poses_of
 from chargeopt.solver.core.tolerances import KEPT_IN
@@ -43,7 +44,7 @@ def placements_at(
             gap = edge_distance(end, t)
             if gap <= rules.base_contact_tolerance_in and abs(t.z - pose.z) < 0.01:
                 touching.append(tid)
-            if gap <= limit - KEPT_IN and abs(t.z - pose.z) <= rules.engagement_vertical_in:
+            if gap <= limit - margin(KEPT_IN) and abs(t.z - pose.z) <= rules.engagement_vertical_in:
                 engaged.add(uid)
         out.append(
             Placement(

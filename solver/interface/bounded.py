@@ -1,8 +1,10 @@
 """A solve the command line can stop. The solver runs in a forked child (`child`: it dies with
 the command and holds none of its sockets) that reports each stage and its best answer so far
-over a pipe; the command waits for the final answer until the time limit plus `GRACE_S`, then
-stops the child and keeps the best answer so far, checked by the independent checker. Ctrl-C
-does the same at once. Where the platform cannot fork, the solve runs in this process and the
+over a pipe; the command waits for the final answer until the wall-clock safety net (the time
+limit times `clock.WALL_SAFETY`, plus `GRACE_S`: the time limit itself is counted in work, so
+that a busy machine gives the same answer, only later), then stops the child and keeps the
+best answer so far, checked by the independent checker and marked `wall_clock_safety`.
+Ctrl-C does the same at once. Where the platform cannot fork, the solve runs in this process and the
 time limit is the solver's own."""
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.verify import verified
 
 GRACE_S = 1.0
-"""How long past the time limit the command waits for the solver's own answer before it stops
-the solver and takes the best answer so far (whose check by the checker comes on top)."""
+"""How long past the wall-clock safety net the command waits for the solver's own answer
+before it stops the solver and takes the best answer so far (whose check comes on top)."""
 POLL_S = 0.1
 """How often the command looks at the solver and the clock."""
 
@@ -60,14 +62,14 @@ def solve_bounded(
     on_stage: StageHook | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> Outcome:
-    """Solve within `options.time_limit_s` plus `GRACE_S`, whatever the solver's stages do.
+    """Solve within the wall-clock safety net (`wall_limit_s`), whatever the solver's stages do.
     `cancelled`, asked every `POLL_S`, stops the solve like Ctrl-C when it returns True. The
     solver's child never outlives this call (see `child`); SIGTERM in the main thread stops
     it and raises `child.Terminated`."""
     if not child_process.can_fork():
         return _in_process(scenario, options, on_stage)
     started = time.monotonic()
-    deadline = started + options.time_limit_s + GRACE_S
+    deadline = started + wall_limit_s(options)
     best: Result | None = None
     stage: str | None = None
     with child_process.sigterm_raises():
@@ -106,6 +108,14 @@ def solve_bounded(
             return _cut(scenario, best, "interrupted", stage, started, options.time_limit_s)
         finally:
             solver.stop()
+
+
+def wall_limit_s(options: SolveOptions) -> float:
+    """How long on the wall the command waits for the solver's answer: its own safety net
+    (`clock.WALL_SAFETY` times the time limit) and `GRACE_S` to send it."""
+    from chargeopt.solver.core.clock import WALL_SAFETY
+
+    return options.time_limit_s * WALL_SAFETY + GRACE_S
 
 
 class _Reporter:
@@ -242,6 +252,8 @@ def _cut(
         return Outcome(None, why, stage, seconds)
     cut = {"by": why, "stage": stage, "seconds": seconds, "limit_s": limit_s}
     stats = {**best.stats, "cut_short": cut}
+    if why == "time limit":
+        stats["wall_clock_safety"] = stats.get("wall_clock_safety") or (stage or "the solve")
     status = Status.FEASIBLE if best.status == Status.OPTIMAL else best.status
     bound = {} if stats.get("bound_scope") == "candidates" else best.bound
     update = {"status": status, "stats": stats, "bound": bound}

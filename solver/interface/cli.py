@@ -130,8 +130,9 @@ def main() -> None:
     type=click.FloatRange(min=0.1),
     default=20.0,
     show_default=True,
-    help="Seconds for the whole solve; at the limit (plus 1 s to collect it) the best "
-    "placement so far is checked and printed as 'feasible', or 'unknown' if there is none.",
+    help="Seconds of solver work (about that long on an idle 2-core machine, the same answer "
+    "later on a busy one); at 20 times it on the wall clock a safety net stops the solve and "
+    "the best placement so far is checked and printed as 'feasible', saying so, or 'unknown'.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
 @click.option(
@@ -181,8 +182,9 @@ def solve(
     answer (optimal, feasible, or infeasible with its proof), 1 the answer failed the checker
     (a bug), 2 bad input, 3 no answer and no proof within the time limit, 4 an internal error,
     130 interrupted (the best answer so far is printed first), 143 stopped by SIGTERM (the
-    solver with it). The whole command keeps to --time-limit plus about a second; on a
-    terminal the stage it is in shows on stderr. A file holds at most 10,000 models.
+    solver with it). --time-limit counts work, not the wall clock (a busy machine
+    answers the same, later); on a terminal the stage it is in shows on stderr. A file holds
+    at most 10,000 models.
 
     Several SCENARIO files are solved one after the other in this one process, each as if
     alone (its own --time-limit, the checker's verdict): summaries under a `==> FILE <==`
@@ -487,15 +489,17 @@ def _roll_to_check(
     type=click.FloatRange(min=0.1),
     default=20.0,
     show_default=True,
-    help="Seconds at most for each solve asked from the page.",
+    help="Seconds of solver work for each solve asked from the page (a safety net stops it "
+    "at 20 times that on the wall clock) and at most for each check.",
 )
 def serve(scenario_file: str | None, port: int, host: str, time_limit: float) -> None:
     """Open a board in the browser: drag models, choose the move, solve it or check it.
 
     Starts a local web server and prints its URL (needs `pip install 'chargeopt[web]'`).
     SCENARIO, if given, opens on the page. One solve and one check run at a time, each
-    within --time-limit; requests over 1 MB or scenarios over 300 models are refused. Ctrl-C
-    or SIGTERM stops the server, its solve with it, and frees the port.
+    within --time-limit (a solve's counts work); requests over 1 MB or scenarios over 300
+    models are refused. Ctrl-C or SIGTERM stops the server, its solve with it, and frees the
+    port.
     """
     if scenario_file == STDIN:
         raise ScenarioError(

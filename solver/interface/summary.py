@@ -10,6 +10,7 @@ import re
 from chargeopt.models import ChargeoptError, Placement, Result, Status, resolve_ruleset
 from chargeopt.solver.bounds.bound_words import bound_reason
 from chargeopt.solver.core.dice import chance_at_least
+from chargeopt.solver.core.exact_limits import note_lines
 from chargeopt.solver.core.written import FACING_DECIMALS, printed_value
 from chargeopt.solver.interface.close_11e_text import (
     close_11e_lines,
@@ -270,7 +271,10 @@ def cut_short_line(by: str | None, stage: str | None, seconds: float, limit_s: f
         return f"Interrupted after {seconds:.1f} s{where}"
     if by == "cancelled":
         return f"Cancelled after {seconds:.1f} s{where}"
-    return f"Time limit of {limit_s:g} s reached{where}"
+    return (
+        f"Time limit of {limit_s:g} s overrun on the wall clock: stopped by its safety net "
+        f"after {seconds:.1f} s{where}"
+    )
 
 
 def summarise_result(result: Result) -> str:
@@ -288,10 +292,11 @@ def summarise_result(result: Result) -> str:
         )
         lines.append(f"{stopped}: the best placement so far, checked, not proven best")
     safety = result.stats.get("wall_clock_safety")
-    if safety:
+    if safety and not (isinstance(cut, dict) and cut.get("by") == "time limit"):
         lines.append(
-            f"The machine was too slow for the time limit ({safety} stopped on the wall clock): "
-            "a second run may answer differently; give it more time for a repeatable answer"
+            f"The machine was too slow for the time limit ({safety} stopped by the wall-clock "
+            "safety net): a second run may answer differently; give it more time for a "
+            "repeatable answer"
         )
     if result.proof:
         lines.append(f"Proof: {result.proof}")
@@ -305,6 +310,7 @@ def summarise_result(result: Result) -> str:
     lines += roll_table(result)
     lines += outcome_lines(result)
     lines += target_set_lines(result)
+    lines += note_lines(result)
     close = result.action is not None and result.action.kind in CLOSE_MOVE_VERBS
     if solved or (close and result.placements and result.objective):
         lines += [(close_model_line if close else model_line)(p) for p in result.placements]

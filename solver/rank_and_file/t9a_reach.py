@@ -21,6 +21,7 @@ from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle, table_obstacles
 from chargeopt.geometry.rank_and_file.slides import Interval, facing_bases
 from chargeopt.models import RankAndFileScenario, Result, Status
+from chargeopt.solver.core import clock
 from chargeopt.solver.rank_and_file.align import align, intersect, kept_slides, legal_slides
 from chargeopt.solver.rank_and_file.blocked_path import blocked_path
 from chargeopt.solver.rank_and_file.combined import Plan, _model, _plan
@@ -30,6 +31,10 @@ from chargeopt.solver.rank_and_file.ruling import Ruling
 TOUCH_IN = 1e-7
 """A charger this close to the target already touches it (and the span it touches is
 widened this much: a superset, still a ceiling)."""
+CEILING_S = 20.0
+"""Each ceiling model's limit on the solver's clock (in CP-SAT's deterministic time, so the
+verdict does not depend on the machine's load; these small models are solved in
+milliseconds)."""
 
 
 def ceiling(scenario: RankAndFileScenario, facings: list[str]) -> tuple[int, int, int]:
@@ -161,10 +166,8 @@ def judged_combined(scenario: RankAndFileScenario, result: Result) -> Result:
         plans = list(combo)
         model, _, _, score, _ = _model(plans, scenario.target, None, False)
         solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.max_time_in_seconds = 20.0
         model.maximize(score)
-        if solver.solve(model) != cp_model.OPTIMAL:
+        if clock.run(solver, model, CEILING_S, where="T9A reach ceiling") != cp_model.OPTIMAL:
             return _not_proven(result, "the ceiling's model was not solved to optimality")
         big = scenario.target.model_count + sum(p.block.files for p in plans) + 1
         best = round(solver.objective_value)
