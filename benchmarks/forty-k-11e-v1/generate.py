@@ -233,7 +233,7 @@ LAYOUTS: dict[str, Layout] = {
             unit("A", "attacker", [(10.0, 14.74), (11.9, 13.24), (13.8, 11.74), (15.7, 9.24)]),
             unit("B", "defender", row(10.0, ENEMY_Y, 4)),
         ],
-        action("consolidate", "charged = true"),
+        action("consolidate"),
         {"engaged_closest": 3},
     ),
     "o02-consolidate-engaging.toml": Layout(
@@ -246,7 +246,7 @@ LAYOUTS: dict[str, Layout] = {
             unit("B", "defender", row(10.0, 10.0 + 2 * R32_IN + 2.5, 3)),
             unit("C", "defender", row(10.0, 10.0 - 2 * R32_IN - 4.0, 3)),
         ],
-        action("consolidate", "charged = true"),
+        action("consolidate"),
         {"engaged_closest": 3},
     ),
     "o03-consolidate-objective.toml": Layout(
@@ -259,7 +259,7 @@ LAYOUTS: dict[str, Layout] = {
             unit("B", "defender", row(10.0, 10.0 - 2 * R32_IN - 6.0, 3)),
             '[[objectives]]\nid = "obj-1"\nx = 11.9\ny = 13.5\n',
         ],
-        action("consolidate", "charged = true"),
+        action("consolidate"),
         {"on_objective": 3},
     ),
     "h01-heroic-leap-to-defend.toml": Layout(
