@@ -21,6 +21,7 @@ from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
+from chargeopt.solver.core.greedy import greedy_packing
 from chargeopt.solver.core.ordered_solve import SolveState
 from chargeopt.solver.core.polish import polish, poses_of
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
@@ -315,6 +316,8 @@ def _contact_spots(
     split = split_contact_ceiling(scenario)
     cap = min(top, split.base_contact) if split is not None else top
     if cap >= len(scenario.acting_unit.models):
+        return None, {}
+    if len(greedy_packing(c, scenario, roll)) >= cap:
         return None, {}
     held, packed = packing_ceiling(c, scenario, roll, options, "contact", least_movement=True)
     found = len(packed)

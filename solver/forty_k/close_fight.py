@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.solver.core import candidates as cand
@@ -39,6 +38,7 @@ from chargeopt.solver.core.greedy import (
     improve_count,
     satisfies_all,
 )
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.core.ordered_solve import (
     REPEATABLE_WORKERS,
     Objective,
