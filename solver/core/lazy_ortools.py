@@ -27,7 +27,9 @@ class LazyModule(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        return getattr(_load(self._target), name)
+        value = getattr(_load(self._target), name)
+        setattr(self, name, value)
+        return value
 
 
 def prefer_without_pandas() -> None:

@@ -48,6 +48,7 @@ from chargeopt.solver.core.ordered_solve import (
 )
 from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN, TOUCH_IN
 from chargeopt.solver.forty_k.charge_packing import packing_ceiling
+from chargeopt.solver.forty_k.close_chains import chain_move
 from chargeopt.solver.forty_k.close_moves import CloseMove, Goal, marker_footprint, support_pairs
 from chargeopt.solver.options import SolveOptions
 
@@ -286,7 +287,8 @@ def _local_search(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k
     """A legal placement at least as good as `placed` (None if `placed` breaks a coupled
     rule): the charge's local search moves models one by one onto contact spots, then onto
     engagement spots, then onto spots where they can fight beside a friend, keeping every
-    rule, while the counts (in the objectives' order) improve."""
+    rule, while the counts (in the objectives' order) improve; where no single move does, a
+    chain of moves (`close_chains`)."""
     free = move.untargeted
     if not satisfies_all(c, free, placed, k):
         return None
@@ -296,6 +298,8 @@ def _local_search(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k
         trial = improve_count(c, free, trial, move.limit_in, k, c.engaged)
         trial = improve_count(c, free, trial, move.limit_in, k, score.fightable(trial))
         if score.key(trial) <= best:
+            trial = chain_move(move, c, trial, k, score)
+        if trial is None or score.key(trial) <= best:
             return placed, score.counts(placed)
         placed, best = trial, score.key(trial)
 
