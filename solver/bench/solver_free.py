@@ -23,9 +23,14 @@ from chargeopt.solver.core.lazy_ortools import prefer_without_pandas
 prefer_without_pandas()
 from chargeopt import load_scenario, solve, SolveOptions
 from chargeopt.solver.verify import verified
-scenario = load_scenario(sys.argv[1])
+from chargeopt.models import ChargeoptError
 options = SolveOptions(workers=int(sys.argv[2]), roll_table=sys.argv[3] == "table")
-result = verified(scenario, solve(scenario, options=options))
+try:
+    scenario = load_scenario(sys.argv[1])
+    result = verified(scenario, solve(scenario, options=options))
+except ChargeoptError:
+    print(json.dumps({"status": "refused", "objective": {}, "violations": 0, "loaded": []}))
+    raise SystemExit(0)
 print(json.dumps({
     "status": result.status.value,
     "objective": dict(result.objective),
@@ -54,7 +59,7 @@ def report(directory: str, workers: int, roll_table: bool) -> str:
         out = probe(layout.path, workers, roll_table)
         objective = ", ".join(f"{k} {v}" for k, v in out["objective"].items())
         loaded = ", ".join(out["loaded"]) or "none"
-        free += "ortools" not in out["loaded"]
+        free += out["status"] != "refused" and "ortools" not in out["loaded"]
         rows.append(f"| {layout.file} | {out['status']} | {objective} | {loaded} |")
     head = f"{suite.name}: {free} of {len(suite.layouts)} layouts without OR-Tools"
     return "\n".join([head, "", *rows, ""])
