@@ -311,7 +311,8 @@ def _contact_spots(
     greedy starts settle the first stage without it, and computing it cost each 10-model
     layout of scaling-v1 0.2 s. What decides is the count the candidates' packing placed, not
     its bound: a packing stopped at its cap keeps a bound that may be the straight line's, and
-    deciding on it left a horde of issue 32 at 15 contacts of a possible 16."""
+    deciding on it left a horde of issue 32 at 15 contacts of a possible 16. A greedy packing
+    that already places that many decides it without CP-SAT (issue 45)."""
     top = straight_line_ceilings(scenario, roll)["base_contact"]
     split = split_contact_ceiling(scenario)
     cap = min(top, split.base_contact) if split is not None else top
