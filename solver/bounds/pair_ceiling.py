@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from ortools.sat.python import cp_model
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Scenario
 from chargeopt.solver.bounds.engagement_regions import MARGIN_IN, engagement_regions
 from chargeopt.solver.bounds.ring_packing import applies
 from chargeopt.solver.core import clock
+from chargeopt.solver.core.lazy_ortools import cp_model
 
 SECONDS = 1.0
 """Cap on the independent-set solve; stopped early, its proven bound still holds."""

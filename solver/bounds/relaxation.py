@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
-from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import pairs_within, points_near
 from chargeopt.geometry.identity_cache import cached_by_identity
@@ -20,6 +19,7 @@ from chargeopt.solver.bounds import cells as cl
 from chargeopt.solver.bounds.cells import EPS_IN, Cells
 from chargeopt.solver.bounds.relaxation_zones import Zones
 from chargeopt.solver.core import clock
+from chargeopt.solver.core.lazy_ortools import cp_model
 
 START_SIDE_IN = 1.0
 """Squares start this big away from the targets ..."""

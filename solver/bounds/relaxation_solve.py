@@ -9,7 +9,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.solver.bounds import cells as cl
 from chargeopt.solver.bounds.relaxation import (
@@ -23,6 +22,7 @@ from chargeopt.solver.bounds.relaxation import (
 )
 from chargeopt.solver.bounds.relaxation_zones import Zones
 from chargeopt.solver.core import clock
+from chargeopt.solver.core.lazy_ortools import cp_model
 
 CONFIRM_SECONDS = 10.0
 CONFIRM_MIN_SECONDS = 2.0

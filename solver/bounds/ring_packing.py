@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from ortools.sat.python import cp_model
 from shapely.geometry import Point
 
 from chargeopt.geometry import Battlefield
@@ -30,6 +29,7 @@ from chargeopt.solver.bounds.cell_reach import reachable, within_straight_reach
 from chargeopt.solver.bounds.relaxation_zones import GROW, QUAD_SEGS, Zones
 from chargeopt.solver.core import clock
 from chargeopt.solver.core.cpsat_blocks import clique_cover
+from chargeopt.solver.core.lazy_ortools import cp_model
 
 ARC_IN = 0.02
 """Arc length of a contact ring's sectors."""

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
+from chargeopt.solver.core.lazy_ortools import cp_model
 
 DTIME_PER_S = 0.8
 """CP-SAT deterministic time per second of the clock and per worker (interleaved workers add

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.solver.core.candidates import Candidates
 from chargeopt.solver.core.cpsat_blocks import PlacementModel
+from chargeopt.solver.core.lazy_ortools import cp_model
 
 
 def neighbours(c: Candidates, live: Sequence[int]) -> dict[int, list[int]]:

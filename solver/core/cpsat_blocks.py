@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import points_near
 from chargeopt.solver.core.candidates import Candidates
 from chargeopt.solver.core.exact_limits import margin
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.core.matching import FORBIDDEN, least_cost_pairs
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
 

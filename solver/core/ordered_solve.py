@@ -8,12 +8,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from chargeopt.solver.core import clock
 from chargeopt.solver.core.candidates import Candidates
 from chargeopt.solver.core.coherency_constraints import add_connectivity_cuts, components
 from chargeopt.solver.core.cpsat_blocks import PlacementModel, assign_models
+from chargeopt.solver.core.lazy_ortools import cp_model
 
 TIE_BREAK_DETERMINISTIC = 0.5
 """Budget of the least-movement tie break, in CP-SAT's deterministic time on one worker (it

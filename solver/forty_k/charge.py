@@ -22,6 +22,7 @@ from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.cpsat_blocks import assign_models
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
 from chargeopt.solver.core.exact_limits import margin
+from chargeopt.solver.core.greedy import greedy_packing
 from chargeopt.solver.core.ordered_solve import SolveState
 from chargeopt.solver.core.polish import polish, poses_of
 from chargeopt.solver.core.tolerances import ROLL_MARGIN_IN
@@ -312,11 +313,14 @@ def _contact_spots(
     greedy starts settle the first stage without it, and computing it cost each 10-model
     layout of scaling-v1 0.2 s. What decides is the count the candidates' packing placed, not
     its bound: a packing stopped at its cap keeps a bound that may be the straight line's, and
-    deciding on it left a horde of issue 32 at 15 contacts of a possible 16."""
+    deciding on it left a horde of issue 32 at 15 contacts of a possible 16. A greedy packing
+    that already places that many decides it without CP-SAT (issue 45)."""
     top = straight_line_ceilings(scenario, roll)["base_contact"]
     split = split_contact_ceiling(scenario)
     cap = min(top, split.base_contact) if split is not None else top
     if cap >= len(scenario.acting_unit.models):
+        return None, {}
+    if len(greedy_packing(c, scenario, roll)) >= cap:
         return None, {}
     held, packed = packing_ceiling(c, scenario, roll, options, "contact", least_movement=True)
     found = len(packed)

@@ -5,12 +5,12 @@ bound per stage and a start for the completion heuristic."""
 from __future__ import annotations
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.models import Scenario
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core import clock
 from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assign_models, assignment
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.options import SolveOptions
 
 PACKING_TIE_BREAK_DETERMINISTIC = 0.06

@@ -124,7 +124,7 @@ def solve_at(
     n, k, starts, incumbent = opened
     if offer is not None and incumbent is not None:
         offer(incumbent[0])
-    quick = n if feasibility else _quick_ceiling(c, scenario, roll)
+    quick = n if feasibility else _cheap_ceiling(c, scenario, roll)
     if feasibility:
         ceiling = 0
     elif incumbent is not None and incumbent[1]["base_contact"] >= quick:
@@ -239,6 +239,13 @@ def _quick_ceiling(c, scenario, roll) -> int:
     quick = contact_capacity_ceiling(c, scenario, roll)
     split = split_contact_ceiling(scenario)
     return quick if split is None else min(quick, split.base_contact)
+
+
+def _cheap_ceiling(c, scenario, roll) -> int:
+    """The contact ceilings that cost no search, the straight line's among them: where the
+    heuristic starts meet it, the first stage is settled without CP-SAT."""
+    straight = straight_line_ceilings(scenario, roll)["base_contact"]
+    return min(_quick_ceiling(c, scenario, roll), straight)
 
 
 def table_row(c, scenario, roll, options, previous, deadline: float) -> SolveState:

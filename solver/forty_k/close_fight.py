@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.geometry.distance_matrix import edge_distances
 from chargeopt.solver.core import candidates as cand
@@ -39,6 +38,7 @@ from chargeopt.solver.core.greedy import (
     improve_count,
     satisfies_all,
 )
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.core.ordered_solve import (
     REPEATABLE_WORKERS,
     Objective,
@@ -48,6 +48,7 @@ from chargeopt.solver.core.ordered_solve import (
 )
 from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN, TOUCH_IN
 from chargeopt.solver.forty_k.charge_packing import packing_ceiling
+from chargeopt.solver.forty_k.close_chains import chain_move
 from chargeopt.solver.forty_k.close_moves import CloseMove, Goal, marker_footprint, support_pairs
 from chargeopt.solver.options import SolveOptions
 
@@ -282,11 +283,19 @@ class _Scorer:
         return self.direct | beside
 
 
-def _local_search(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k: int, score):
+def _local_search(
+    move: CloseMove,
+    c: cand.Candidates,
+    placed: dict[str, int],
+    k: int,
+    score,
+    chains: bool = False,
+):
     """A legal placement at least as good as `placed` (None if `placed` breaks a coupled
     rule): the charge's local search moves models one by one onto contact spots, then onto
     engagement spots, then onto spots where they can fight beside a friend, keeping every
-    rule, while the counts (in the objectives' order) improve."""
+    rule, while the counts (in the objectives' order) improve; with `chains`, where no single
+    move does, a chain of moves (`close_chains`)."""
     free = move.untargeted
     if not satisfies_all(c, free, placed, k):
         return None
@@ -295,7 +304,9 @@ def _local_search(move: CloseMove, c: cand.Candidates, placed: dict[str, int], k
         trial = improve_count(c, free, placed, move.limit_in, k, c.contact)
         trial = improve_count(c, free, trial, move.limit_in, k, c.engaged)
         trial = improve_count(c, free, trial, move.limit_in, k, score.fightable(trial))
-        if score.key(trial) <= best:
+        if chains and score.key(trial) <= best:
+            trial = chain_move(move, c, trial, k, score)
+        if trial is None or score.key(trial) <= best:
             return placed, score.counts(placed)
         placed, best = trial, score.key(trial)
 
@@ -369,6 +380,11 @@ def _settled(
     return SolveState(placed, stages, "OPTIMAL")
 
 
+def _meets(incumbent, ceilings: dict[str, int]) -> bool:
+    """Whether a placement's counts reach every proven ceiling (then it is optimal)."""
+    return all(incumbent[1][n] >= v for n, v in ceilings.items())
+
+
 def _optimised_directly(objs: list[Objective], met: dict[str, float]) -> list[Objective]:
     """The objectives with each ceiling the incumbent does not meet left out of its stage (it
     stays posted as a bound, see `objectives`, and `solve_discrete` reports it): on these
@@ -398,12 +414,12 @@ def solve_discrete(
     incumbent = None
     if options.use_hint:
         incumbent = _incumbent(move, c, options, starts, pinned, k, score)
-    if (
-        incumbent is not None
-        and goal.marker is None
-        and all(incumbent[1][n] >= v for n, v in ceilings.items())
-    ):
-        return CloseAnswer(_settled(move, c, incumbent, ceilings, k, score), c, starts)
+    if incumbent is not None and goal.marker is None:
+        chained = incumbent
+        if not _meets(incumbent, ceilings):
+            chained = _local_search(move, c, incumbent[0], k, score, chains=True) or incumbent
+        if _meets(chained, ceilings):
+            return CloseAnswer(_settled(move, c, chained, ceilings, k, score), c, starts)
     pm, adjacency = build(move, c, starts)
     objs = objectives(move, pm, c, goal, ceilings) if pm else None
     if pm is None or objs is None:

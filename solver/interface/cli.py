@@ -201,9 +201,9 @@ def solve(
         ctx.exit(solve_batch(ctx))
     (scenario_file,) = scenario_files
     outputs = _outputs(scenario_file, {"-o": output, "--svg": svg_file})
-    from chargeopt.solver.interface.quick_start import import_cp_model_without_pandas
+    from chargeopt.solver.core.lazy_ortools import prefer_without_pandas
 
-    import_cp_model_without_pandas()
+    prefer_without_pandas()
     from chargeopt.solver.interface.bounded import solve_bounded
     from chargeopt.solver.interface.result_text import summary_text
     from chargeopt.solver.interface.summary import cut_short_line

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from chargeopt.geometry.rank_and_file.frame import Segment
 from chargeopt.geometry.rank_and_file.obstacles import Obstacle
 from chargeopt.geometry.rank_and_file.slides import (
@@ -28,6 +26,7 @@ from chargeopt.geometry.rank_and_file.slides import (
     free_slides,
 )
 from chargeopt.models import Block
+from chargeopt.solver.core.lazy_ortools import cp_model
 
 EPS = 1e-9
 

@@ -21,8 +21,6 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
 from chargeopt.geometry.rank_and_file.contact import contact_counts
 from chargeopt.geometry.rank_and_file.declaration import declared_sight
 from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
@@ -36,6 +34,7 @@ from chargeopt.geometry.rank_and_file.slides import (
 )
 from chargeopt.models import Block, RankAndFileScenario, Result, Status
 from chargeopt.solver.core import clock
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.options import SolveOptions
 from chargeopt.solver.rank_and_file.align import EPS, intersect, kept_slides, legal_slides
 from chargeopt.solver.rank_and_file.approach import Approach, Reach, reach, swept_area

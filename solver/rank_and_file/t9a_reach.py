@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 
-from ortools.sat.python import cp_model
 from shapely.geometry import LineString
 
 from chargeopt.geometry.rank_and_file.frame import FACINGS, BlockPose, Segment
@@ -22,6 +21,7 @@ from chargeopt.geometry.rank_and_file.obstacles import Obstacle, table_obstacles
 from chargeopt.geometry.rank_and_file.slides import Interval, facing_bases
 from chargeopt.models import RankAndFileScenario, Result, Status
 from chargeopt.solver.core import clock
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.rank_and_file.align import align, intersect, kept_slides, legal_slides
 from chargeopt.solver.rank_and_file.blocked_path import blocked_path
 from chargeopt.solver.rank_and_file.combined import Plan, _model, _plan

@@ -13,7 +13,6 @@ import time
 from dataclasses import replace
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Placement, Result, ResultAction, RoundBase, Scenario, Status
@@ -26,6 +25,7 @@ from chargeopt.solver.core.coherency_constraints import (
 )
 from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.core.ordered_solve import (
     REPEATABLE_WORKERS,
     Objective,
