@@ -185,8 +185,8 @@ def _spots(scenario, mid, placed, target_fps, roll, rng):
 
 def generated(n: int, seed: int) -> list[Scenario]:
     """`n` seeded 11e charges: 2-8 attackers, B 3-9" away, C near B every other one (behind
-    the unit every fifth, with B farther: the pair too far apart for the 9" span), a dense block between every third,
-    VEHICLES every fourth; a roll of 6-12; no named targets."""
+    the unit every fifth, with B farther: the pair too far apart for the 9" span), a dense
+    block between every third, VEHICLES every fourth; a roll of 6-12; no named targets."""
     from chargeopt.geometry.start_layout import check_start_layout
 
     rng = random.Random(seed)
