@@ -61,6 +61,7 @@ class TerrainKind(StrEnum):
 
 
 CATEGORY_KINDS = (TerrainKind.DENSE, TerrainKind.LIGHT, TerrainKind.EXPOSED)
+WALL_THICKNESS_IN = 0.25
 """The 11th edition's terrain categories: areas with a height and, optionally, walls."""
 
 
@@ -193,7 +194,7 @@ class Terrain(_Frozen):
         "How thick the walls of a dense, light or exposed area are.",
         example=0.25,
         unit="in",
-        default=0.25,
+        default=WALL_THICKNESS_IN,
         gt=0,
         le=12,
     )
@@ -219,7 +220,7 @@ class Terrain(_Frozen):
             )
         if not category:
             given = [("height_in", self.height_in is not None), ("walls", bool(self.walls))]
-            given += [("wall_thickness_in", "wall_thickness_in" in self.model_fields_set)]
+            given += [("wall_thickness_in", self.wall_thickness_in != WALL_THICKNESS_IN)]
             given += [("enclosed", self.enclosed)]
             for name, present in given:
                 if present:

@@ -153,7 +153,9 @@ def order_violations(move: MoveState, order: Sequence[str]) -> list[Violation]:
 def standing_mates(move: MoveState, mid: str, moved: Sequence[str]) -> dict[str, Footprint]:
     """The unit mates standing while `mid` moves: those in `moved` where they ended, the
     others where they start."""
-    return {m: (move.end[m] if m in moved else move.start[m]) for m in move.ids if m != mid}
+    return {
+        m: (move.end[m] if m in moved else move.start[m]) for m in move.ids if m != mid
+    }
 
 
 def _through_mates(move: MoveState, mid: str, moved: Sequence[str], step: int) -> list[Violation]:
@@ -226,7 +228,9 @@ def _first_violations(move: MoveState, first: str) -> list[Violation]:
                 f'{primary.id!r}; {who!r} is nearer ({nearest:.2f}") and must move first',
             )
         )
-    closest = [primary.models[j].id for j in np.flatnonzero(gaps[i] <= gaps[i].min() + tie)]
+    closest = [
+        primary.models[j].id for j in np.flatnonzero(gaps[i] <= gaps[i].min() + tie)
+    ]
     touched = set(move.in_target_contact[first])
     if not touched & set(closest):
         out.append(

@@ -185,8 +185,8 @@ def _spots(scenario, mid, placed, target_fps, roll, rng):
 
 def generated(n: int, seed: int) -> list[Scenario]:
     """`n` seeded 11e charges: 2-8 attackers, B 3-9" away, C near B every other one (behind
-    the unit every fifth, too far from B for the 9" span), a dense block between every third,
-    VEHICLES every fourth; a roll of 6-12; no named targets."""
+    the unit every fifth, with B farther: the pair too far apart for the 9" span), a dense
+    block between every third, VEHICLES every fourth; a roll of 6-12; no named targets."""
     from chargeopt.geometry.start_layout import check_start_layout
 
     rng = random.Random(seed)
@@ -206,8 +206,11 @@ def generated(n: int, seed: int) -> list[Scenario]:
         tx, ty = ax + 3.4 + rng.uniform(3.0, 9.0), ay + rng.uniform(-3.0, 3.0)
         units = [_unit("A", "attacker", attackers, ["VEHICLE"] if k % 4 == 0 else ["INFANTRY"])]
         units.append(_unit("B", "defender", [(tx + 1.7 * i, ty) for i in range(rng.randint(1, 3))]))
+        roll = rng.randint(6, 12)
         if k % 5 == 0:
-            cx, cy = ax - 1.3 - rng.uniform(3.0, 6.0), ay + rng.uniform(-1.0, 1.0)
+            tx, roll = ax + 3.4 + rng.uniform(6.0, 9.0), rng.randint(9, 12)
+            units[1] = _unit("B", "defender", [(tx, ty)])
+            cx, cy = ax - 1.3 - rng.uniform(6.5, 8.5), ay + rng.uniform(-1.0, 1.0)
             units.append(_unit("C", "defender", [(cx, cy)]))
         elif k % 2 == 0:
             cx, cy = tx + rng.uniform(-3.0, 3.0), ty + rng.uniform(3.5, 6.0)
@@ -231,7 +234,7 @@ def generated(n: int, seed: int) -> list[Scenario]:
             "board": {"width": 44.0, "height": 30.0},
             "terrain": terrain,
             "units": units,
-            "action": {"kind": "charge", "unit": "A", "roll": rng.randint(6, 12)},
+            "action": {"kind": "charge", "unit": "A", "roll": roll},
         }
         try:
             scenario = Scenario.model_validate(document)

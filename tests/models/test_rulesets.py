@@ -11,7 +11,7 @@ from chargeopt.models import EDITIONS, KNOWN_RULESETS, UnsupportedRuleError, res
 SIZES = (1, 2, 5, 6, 7, 10)
 
 
-EDITION_IDS = "40k-9e, 40k-10e, 40k-assault-4e"
+EDITION_IDS = "40k-9e, 40k-10e, 40k-11e, 40k-assault-4e"
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ def test_wtc_walls_changes_only_the_switch() -> None:
     [
         (
             ("kow-3e",),
-            "unsupported ruleset 'kow-3e'; choose from 40k-9e, 40k-10e, 40k-assault-4e, "
+            "unsupported ruleset 'kow-3e'; choose from 40k-9e, 40k-10e, 40k-11e, 40k-assault-4e, "
             "wtc-walls, or t9a-2022, whfb-6e, tow for rank-and-file blocks",
         ),
         (
@@ -109,7 +109,7 @@ def test_upper_floors_take_infantry_beasts_and_fly() -> None:
 
 def test_known_rulesets() -> None:
     """The ids a scenario may name, in the order messages list them."""
-    assert KNOWN_RULESETS == ("40k-9e", "40k-10e", "40k-assault-4e", "wtc-walls")
+    assert KNOWN_RULESETS == ("40k-9e", "40k-10e", "40k-11e", "40k-assault-4e", "wtc-walls")
 
 
 def test_assault_4e_numbers() -> None:

@@ -8,12 +8,15 @@ import math
 
 import pytest
 from builders import make_scenario
+from click.testing import CliRunner
 
 from chargeopt.geometry import Footprint, edge_distance
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import RoundBase, Scenario, Status
 from chargeopt.solver import SolveOptions, solve
 from chargeopt.solver.api import UnsupportedMove, solver_for
+from chargeopt.solver.interface.cli import main
+from chargeopt.solver.interface.summary import summarise_result
 
 D = 32 / 25.4
 R = D / 2
@@ -129,6 +132,34 @@ def test_the_9_inch_span_binds_a_spread_unit() -> None:
     assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
     assert len(result.action.targets) == 1
     assert result.violations == ()
+    text = summarise_result(result)
+    assert "Target sets (targets are chosen after the roll), best first:" in text
+    assert "  B, C: infeasible; a model engaged with B and one engaged with C" in text
+    assert 'Within 1" of a target: ' in text
+
+
+def test_solve_and_check_from_the_command_line(tmp_path) -> None:
+    """`chargeopt solve` writes a result that `chargeopt check` accepts as it is."""
+    (a1x, a1y), (a2x, a2y) = (30.0 - D - 6.5, 15.0), (30.0 - D - 7.6, 17.0)
+    path = tmp_path / "c.toml"
+    path.write_text(
+        'ruleset = "40k-11e"\n[board]\nwidth = 44.0\nheight = 30.0\n'
+        '[[units]]\nid = "A"\nowner = "attacker"\nkeywords = ["INFANTRY"]\nbase = "32mm"\n'
+        f'models = [{{ id = "A1", x = {a1x!r}, y = {a1y!r} }}, '
+        f'{{ id = "A2", x = {a2x!r}, y = {a2y!r} }}]\n'
+        '[[units]]\nid = "B"\nowner = "defender"\nbase = "32mm"\n'
+        'models = [{ id = "B1", x = 30.0, y = 15.0 }, { id = "B2", x = 30.0, y = 17.0 }]\n'
+        '[action]\nkind = "charge"\nunit = "A"\nroll = 7\n'
+    )
+    out = tmp_path / "r.json"
+    runner = CliRunner()
+    solved = runner.invoke(main, ["solve", str(path), "-o", str(out), "--time-limit", "10"])
+    assert solved.exit_code == 0, solved.output
+    assert solved.output.startswith("OPTIMAL: A charges B with a roll of 7")
+    assert 'Within 1" of a target: 2 of 2 models (most possible: 2)' in solved.output
+    checked = runner.invoke(main, ["check", str(path), str(out)])
+    assert checked.exit_code == 0, checked.output
+    assert "OK: no violations" in checked.output
 
 
 def test_the_checker_refuses_a_chain_longer_than_9_inches() -> None:
