@@ -44,6 +44,11 @@ def loaded(target: str = CP_MODEL) -> bool:
     return target in sys.modules
 
 
+def load_cp_model() -> types.ModuleType:
+    """Import CP-SAT now (a batch of solves pays it once, before its children fork)."""
+    return _load(CP_MODEL)
+
+
 def _load(target: str) -> types.ModuleType:
     if target in sys.modules:
         return sys.modules[target]

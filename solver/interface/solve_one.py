@@ -74,10 +74,12 @@ class Settings:
 
 
 def start_solving() -> None:
-    """What every solve needs, imported once (as the single solve imports it)."""
-    from chargeopt.solver.interface.quick_start import import_cp_model_without_pandas
+    """CP-SAT (without pandas) imported once in the parent before the first fork: a batch's
+    children inherit it instead of each paying its import."""
+    from chargeopt.solver.core.lazy_ortools import load_cp_model, prefer_without_pandas
 
-    import_cp_model_without_pandas()
+    prefer_without_pandas()
+    load_cp_model()
 
 
 def solve_scenario(scenario: AnyScenario, name: str, settings: Settings) -> Outcome:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -213,7 +214,17 @@ def test_export_keeps_a_byte_order_mark_and_windows_line_ends(tmp_path: Path) ->
     lines = zip(before.split(b"\r\n"), after.split(b"\r\n"), strict=True)
     changed = [b for a, b in lines if a != b]
     assert all(line.strip().startswith((b'"posX"', b'"posZ"')) for line in changed)
-    assert len(changed) == 10
+    start = {
+        m["id"]: (m["x"], m["y"])
+        for u in tomllib.loads((tmp_path / "t.toml").read_text())["units"]
+        for m in u["models"]
+    }
+    placed = json.loads((tmp_path / "r.json").read_text())["placements"]
+    axes_moved = sum(
+        (abs(p["x"] - start[p["model"]][0]) > 1e-6) + (abs(p["y"] - start[p["model"]][1]) > 1e-6)
+        for p in placed
+    )
+    assert len(placed) == 5 and len(changed) == axes_moved >= 5
 
 
 def test_import_with_a_layout_puts_its_terrain_on_the_board(tmp_path: Path) -> None:

@@ -31,6 +31,12 @@ REPRESENTATIVES = {
     "scaling-v1": ("c10-open-s2.toml",),
     "speed-v1": ("c10-open-s1.toml",),
     "wtc-walls": ("walled-room.toml",),
+    "forty-k-11e-v1": (
+        "c01-open-one.toml",
+        "c06-choice-after-roll.toml",
+        "c09-nine-inch-coherency.toml",
+        "h02-heroic-into-the-fray.toml",
+    ),
     "assault-4e-v1": (
         "a2-gap-choke.toml",
         "a3-reinforce-wall.toml",
