@@ -789,7 +789,9 @@ def _take_to_the_skies_ok(action: Action, actor: Unit, rules: RuleSet) -> None:
     where = "action.take_to_the_skies"
     if not rules.terrain_categories:
         raise KeyPathError(
-            where, f"{rules.edition} has no taking to the skies (only 40k-11e reads it)", "remove it"
+            where,
+            f"{rules.edition} has no taking to the skies (only 40k-11e reads it)",
+            "remove it",
         )
     if action.kind not in (ActionKind.CHARGE, ActionKind.HEROIC_INTERVENTION):
         raise KeyPathError(

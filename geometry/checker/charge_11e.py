@@ -16,10 +16,10 @@ import shapely
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
+from chargeopt.geometry.checker.path_lengths import path_length
 from chargeopt.geometry.footprints import Footprint, edge_distance
 from chargeopt.geometry.move_state import MoveState
 from chargeopt.geometry.pairs import RANGE_SLACK_IN, Bases, edge_distances, height_gaps
-from chargeopt.geometry.checker.path_lengths import path_length
 from chargeopt.geometry.pose import BLOCKING_KINDS, board_overhang, terrain_depth
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.geometry.terrain_11e import CATEGORY_WORDS, movement_blockers, no_end_zones

@@ -35,10 +35,10 @@ from chargeopt.geometry.checker.charge import (
     target_violations,
 )
 from chargeopt.geometry.checker.charge_11e import (
-    skies_allowance,
     CHARGE_11E_KINDS,
     charge_11e_violations,
     charged_targets,
+    skies_allowance,
     target_eligibility,
     with_targets,
 )

@@ -16,9 +16,9 @@ import numpy as np
 import shapely
 
 from chargeopt.geometry import Battlefield, Footprint
+from chargeopt.geometry.climb_11e import climbing_lengths
 from chargeopt.geometry.distance_matrix import edge_distances, poses_polygons
 from chargeopt.geometry.obstacles import climbs_in
-from chargeopt.geometry.climb_11e import climbing_lengths
 from chargeopt.geometry.paths import obstacle_map
 from chargeopt.models import GameModel, OvalBase, RoundBase, Scenario, TerrainKind, Unit
 from chargeopt.solver.core.candidate_pairs import pair_relations

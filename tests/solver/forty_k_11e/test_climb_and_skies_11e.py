@@ -54,7 +54,13 @@ def layout(
         "board": {"width": 40.0, "height": 30.0},
         "terrain": [BLOCK],
         "units": [
-            {"id": "A", "owner": "attacker", "keywords": keywords, "base": "32mm", "models": models},
+            {
+                "id": "A",
+                "owner": "attacker",
+                "keywords": keywords,
+                "base": "32mm",
+                "models": models,
+            },
             {
                 "id": "B",
                 "owner": "defender",
