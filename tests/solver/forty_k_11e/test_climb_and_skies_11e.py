@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import strategies as st
 
 from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.checker.path_lengths import climbing_length
@@ -183,3 +185,32 @@ def test_take_to_the_skies_is_refused_where_it_cannot_apply(changes, line) -> No
     with pytest.raises(ScenarioError) as caught:
         validate_document(Scenario, document, "c.toml")
     assert caught.value.lines() == [line]
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=(Phase.explicit, Phase.generate),
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    x=st.floats(6.0, 34.0),
+    height=st.sampled_from([2.5, 3.0, 4.0]),
+    roll=st.integers(8, 12),
+    skies=st.booleans(),
+)
+def test_every_climbing_or_flying_answer_passes_the_checker(
+    x: float, height: float, roll: int, skies: bool
+) -> None:
+    """A FLY VEHICLE anywhere behind a block of random height, on foot (climbing) or taking to
+    the skies: every placement chargeopt writes is legal by the checker's own path costing."""
+    document = layout(["VEHICLE", "FLY"], roll, skies=skies)
+    document["units"][0]["models"][0]["x"] = x
+    document["terrain"][0] = {**BLOCK, "height_in": height}
+    s = Scenario.model_validate(document)
+    result = solve(s, options=SolveOptions(time_limit_s=3.0, roll_table=False))
+    note(f"{result.status} {result.objective}")
+    if result.status in (Status.OPTIMAL, Status.FEASIBLE):
+        assert check_placement(s, result.placements) == []
