@@ -3,8 +3,8 @@ than 2" on the ground may climb over it, adding the area's height up and its hei
 the move (it climbs where its base touches the area, within the 1/2" the rules allow). Over a
 set S of such areas the shortest move is the shortest path with S left out of the obstacles
 plus the climbs of S: each area is read as one block of its height, climbed once (exact where
-the path crosses each area of S once, as it does a convex area). The checker counts the
-climbs along the path itself (`checker/path_lengths.py`)."""
+the path crosses each area of S once, as it does a convex area: only convex areas are
+climbed here). The checker counts the climbs along the path itself (`checker/path_lengths.py`)."""
 
 from __future__ import annotations
 
@@ -26,10 +26,14 @@ MOST_CLIMB_SETS = 16
 
 
 def climb_sets(found: Sequence[Climb], start: tuple[float, float], budget_in: float):
-    """The non-empty sets of areas whose climbs, plus the straight way to the farthest of
-    them, fit in `budget_in`; the cheapest first, at most `MOST_CLIMB_SETS`."""
+    """The non-empty sets of convex areas whose climbs, plus the straight way to each of them,
+    fit in `budget_in`; the cheapest first, at most `MOST_CLIMB_SETS`."""
     here = Point(start)
-    near = [c for c in found if float(shapely.distance(here, c.shape)) + c.cost_in <= budget_in]
+    near = [
+        c
+        for c in found
+        if _convex(c) and float(shapely.distance(here, c.shape)) + c.cost_in <= budget_in
+    ]
     sets = [
         combo
         for k in range(1, len(near) + 1)
@@ -38,6 +42,14 @@ def climb_sets(found: Sequence[Climb], start: tuple[float, float], budget_in: fl
     ]
     sets.sort(key=lambda combo: sum(c.cost_in for c in combo))
     return sets[:MOST_CLIMB_SETS]
+
+
+def _convex(climb: Climb) -> bool:
+    """Whether the area is convex: a shortest path crosses it once, so one climb is its cost
+    (a non-convex area is left to go around: a placement missed at worst, never an illegal
+    one; the checker costs any path, whatever the area's shape)."""
+    hull = climb.shape.convex_hull
+    return climb.shape.area >= hull.area * (1 - 1e-9)
 
 
 def climbing_lengths(
