@@ -20,9 +20,11 @@ from hypothesis import strategies as st
 
 from chargeopt.geometry.checker import check_placement
 from chargeopt.geometry.checker.path_lengths import climbing_length
+from chargeopt.geometry.climb_11e import climb_sets
 from chargeopt.geometry.footprints import Footprint
 from chargeopt.geometry.move_state import MoveState
 from chargeopt.geometry.terrain import Battlefield
+from chargeopt.geometry.terrain_11e import climbs
 from chargeopt.models import Placement, RoundBase, Scenario, ScenarioError, Status
 from chargeopt.models.loading import validate_document
 from chargeopt.solver import SolveOptions, solve
@@ -214,3 +216,37 @@ def test_every_climbing_or_flying_answer_passes_the_checker(
     note(f"{result.status} {result.objective}")
     if result.status in (Status.OPTIMAL, Status.FEASIBLE):
         assert check_placement(s, result.placements) == []
+
+
+def test_a_close_move_never_climbs() -> None:
+    """A tall area is more than 2" high, so its climb (up and down) is more than 4": within
+    a 3" pile in or consolidation no set of areas is worth trying; within 6", this one is."""
+    s = scenario(["VEHICLE"], 12)
+    field = Battlefield.from_scenario(s)
+    found = climbs(s.rules, frozenset({"VEHICLE"}), field)
+    assert [(c.terrain_id, c.cost_in) for c in found] == [("wall-block", 6.0)]
+    assert climb_sets(found, (20.0, 10.0), 3.0) == []
+    assert climb_sets(found, (20.0, 10.0), 12.0) == [found]
+    assert climbs(s.rules, frozenset({"MOBILE"}), field) == ()
+
+
+def test_the_checker_counts_each_area_climbed() -> None:
+    """Two blocks 2.05" high (climb 4.1" each), y 12 to 12.5 and 13.5 to 14, B1 at (20, 17.5).
+    A1 from (20, 11.2) to (20, 14.7): 3.5" across both plus 8.2" of climbs = 11.7" (engaged:
+    2.8" centre to centre); legal on a 12, too far on an 11."""
+    document = layout(["VEHICLE"], 12)
+    document["units"][0]["models"][0]["y"] = 11.2
+    document["units"][1]["models"][0]["y"] = 17.5
+    document["terrain"] = [
+        {**BLOCK, "id": "first", "path": [[4, 12], [36, 12], [36, 12.5], [4, 12.5]]},
+        {**BLOCK, "id": "second", "path": [[4, 13.5], [36, 13.5], [36, 14], [4, 14]]},
+    ]
+    for piece in document["terrain"]:
+        piece["height_in"] = 2.05
+    s = Scenario.model_validate(document)
+    assert _judged(s, 20.0, 14.7, 12) == []
+    assert "moved_too_far" in _judged(s, 20.0, 14.7, 11)
+    placements = {"A1": Placement(model="A1", x=20.0, y=14.7, z=0.0)}
+    move = MoveState(s, Battlefield.from_scenario(s), 12, placements, 0.0)
+    end = Footprint(RoundBase(diameter_mm=32), 20.0, 14.7, 0.0, 0.0)
+    assert climbing_length(move, "A1", end, ()) == pytest.approx(11.7, abs=1e-3)
