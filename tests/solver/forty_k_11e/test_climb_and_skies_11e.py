@@ -175,6 +175,11 @@ def test_the_checker_holds_a_flyer_to_the_roll_less_two() -> None:
             "c.toml: action.take_to_the_skies: 40k-10e has no taking to the skies (only 40k-11e "
             "reads it); remove it",
         ),
+        (
+            {"action": {"kind": "pile-in", "unit": "A", "take_to_the_skies": True}},
+            "c.toml: action.take_to_the_skies: a pile-in cannot take to the skies (a charge or a "
+            "heroic intervention can); remove it",
+        ),
     ],
 )
 def test_take_to_the_skies_is_refused_where_it_cannot_apply(changes, line) -> None:
@@ -184,6 +189,8 @@ def test_take_to_the_skies_is_refused_where_it_cannot_apply(changes, line) -> No
     if "ruleset" in changes:
         document["ruleset"] = changes["ruleset"]
         document["terrain"] = []
+    if "action" in changes:
+        document["action"] = changes["action"]
     with pytest.raises(ScenarioError) as caught:
         validate_document(Scenario, document, "c.toml")
     assert caught.value.lines() == [line]
@@ -250,3 +257,22 @@ def test_the_checker_counts_each_area_climbed() -> None:
     move = MoveState(s, Battlefield.from_scenario(s), 12, placements, 0.0)
     end = Footprint(RoundBase(diameter_mm=32), 20.0, 14.7, 0.0, 0.0)
     assert climbing_length(move, "A1", end, ()) == pytest.approx(11.7, abs=1e-3)
+
+
+def test_into_the_fray_taking_to_the_skies_moves_four_inches() -> None:
+    """Into the Fray counts a 12 as 6, and taking to the skies takes 2" off: 4". A1 cannot
+    reach the far side (5.63"), so it stays near the block within 2" of A2 (A2 within 1" of
+    B1): 1 within 1", 1 engaged, nobody moving more than 4"; the checker agrees."""
+    document = layout(["MONSTER", "FLY"], 12, skies=True, second=True)
+    document["action"] = {
+        "kind": "heroic-intervention",
+        "unit": "A",
+        "heroic_mode": "into-the-fray",
+        "take_to_the_skies": True,
+        "roll": 12,
+    }
+    s = Scenario.model_validate(document)
+    result = solve(s, options=OPTIONS)
+    assert (result.objective["within_1"], result.objective["engaged"]) == (1, 1)
+    assert all(p.moved <= 4.0 for p in result.placements)
+    assert check_placement(s, result.placements) == []
