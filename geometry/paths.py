@@ -71,7 +71,7 @@ from chargeopt.geometry.obstacles import (
     mover_profile,
 )
 from chargeopt.geometry.terrain import Battlefield
-from chargeopt.geometry.terrain_11e import movement_blockers
+from chargeopt.geometry.terrain_11e import movement_blockers, takes_to_the_skies
 from chargeopt.models import Scenario, TerrainKind
 
 TOUCH_TOLERANCE_IN = 1e-6
@@ -424,9 +424,13 @@ def obstacle_map(
     *,
     avoid_engagement_of: Iterable[str] = (),
     ignore_terrain: bool = False,
+    climbed: Iterable[str] = (),
 ) -> ObstacleMap:
     """Everything model `model_id` may not move through (see the module docstring). Models of
-    one unit with the same clearance on the same level share one cached map and graph."""
+    one unit with the same clearance on the same level share one cached map and graph.
+    40k-11e: the dense areas in `climbed` are left out (a climb over them is counted by
+    `geometry.climb_11e`); a unit taking to the skies moves through models and terrain (only
+    impassable areas block it)."""
     mover = mover_profile(scenario, model_id)
     unit, _ = find_model(scenario, model_id)
     avoid = tuple(dict.fromkeys(avoid_engagement_of))
@@ -444,6 +448,8 @@ def obstacle_map(
         mover.start_z,
         tuple(sorted(avoid)),
         ignore_terrain,
+        tuple(sorted(set(climbed))),
+        takes_to_the_skies(scenario, unit.id),
     )
     return shared.for_mover(mover)
 
@@ -458,15 +464,18 @@ def legal_move_length(
     *,
     avoid_engagement_of: Iterable[str] = (),
     ignore_terrain: bool = False,
+    climbed: Iterable[str] = (),
 ) -> float:
     """Shortest legal horizontal path to (end_x, end_y) plus the climb to end_z (counted only
-    above the free climb); math.inf if unreachable."""
+    above the free climb); math.inf if unreachable. `climbed`: as `obstacle_map`'s (the climb
+    over them is not added here)."""
     omap = obstacle_map(
         scenario,
         battlefield,
         model_id,
         avoid_engagement_of=avoid_engagement_of,
         ignore_terrain=ignore_terrain,
+        climbed=climbed,
     )
     flat = omap.path_field(omap.mover.start).length_to(end_x, end_y)
     return flat + climb_in(scenario.rules, omap.mover.start_z, end_z)
@@ -481,12 +490,19 @@ def _shared_map(
     start_z: float,
     avoid: tuple[str, ...],
     ignore_terrain: bool,
+    climbed: tuple[str, ...] = (),
+    flying: bool = False,
 ) -> ObstacleMap:
     """The obstacles for a mover of `unit_id` with this clearance standing at start_z."""
     unit = scenario.unit_by_id[unit_id]
     rules = scenario.rules
     r = clearance_in
     obstacles: list[Obstacle] = []
+    anyone = MoverProfile("", r, (math.nan, math.nan), start_z)
+    if flying:
+        for piece in battlefield.of_kind(TerrainKind.IMPASSABLE):
+            obstacles.append(grown_obstacle(piece.id, piece.shape, r))
+        return ObstacleMap(anyone, battlefield.width, battlefield.height, obstacles)
     ruins_block = not (ignore_terrain or rules.moves_through_ruins(unit.keyword_set))
     for piece in battlefield.pieces:
         ruin = piece.kind in (TerrainKind.WALL, TerrainKind.FLOOR)
@@ -494,7 +510,8 @@ def _shared_map(
             obstacles.append(grown_obstacle(piece.id, piece.shape, r))
     if rules.terrain_categories and not ignore_terrain:
         for piece_id, shape in movement_blockers(rules, unit.keyword_set, battlefield):
-            obstacles.append(grown_obstacle(piece_id, shape, r))
+            if piece_id not in climbed:
+                obstacles.append(grown_obstacle(piece_id, shape, r))
     for other in scenario.units:
         if not blocks_path(rules, unit, other):
             continue
@@ -509,7 +526,6 @@ def _shared_map(
                         f"engagement:{other.id}", other, model, r + rules.engagement_range_in
                     )
                 )
-    anyone = MoverProfile("", r, (math.nan, math.nan), start_z)
     return ObstacleMap(anyone, battlefield.width, battlefield.height, obstacles)
 
 

@@ -1,5 +1,6 @@
 """The start layout as a judge would inspect it before any move: every base on the board, on
-the surface it claims to stand on, out of walls, impassable areas and barricades, and not
+the surface it claims to stand on, out of walls, impassable areas and barricades (and, in the
+11th edition, out of the walls of its areas and of enclosed solid blocks), and not
 overlapping another base (pairs found with a spatial index: 10,000 models in seconds)."""
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from chargeopt.geometry.pose import (
     terrain_depth,
 )
 from chargeopt.geometry.terrain import Battlefield, TerrainPiece
+from chargeopt.geometry.terrain_11e import NoEndZone, no_end_zones
 from chargeopt.models import Scenario, ScenarioError
 
 MAX_PROBLEMS = 10
@@ -47,6 +49,7 @@ def check_start_layout(
     tolerance = scenario.rules.base_contact_tolerance_in
     surfaces = Surfaces(field)
     blockers = _Blockers(field)
+    zones = _Zones(scenario, field)
     footprints = start_footprints(scenario)
     where = {
         m.id: (ui, mi, f"units[{ui}].models[{mi}]")
@@ -74,6 +77,15 @@ def check_start_layout(
                 f'model {model_id!r} stands {depth:.2f}" deep inside '
                 f"{KIND_WORDS[piece.kind]} {piece.id!r}",
                 "move it out of the terrain",
+            )
+        for zone, depth in zones.intrusions(fp, tolerance):
+            add(
+                model_id,
+                1,
+                f'model {model_id!r} stands {depth:.2f}" {zone.why} terrain {zone.terrain_id!r}',
+                "move it out of the wall"
+                if zone.why.startswith("partway")
+                else "move it out of the block (or set enclosed = false if it is open)",
             )
         surface = surfaces.problem(fp, tolerance)
         if surface is not None and surface.overhang_in is None:
@@ -129,4 +141,28 @@ class _Blockers:
             depth = terrain_depth(fp, piece.shape)
             if depth > tolerance_in:
                 found.append((piece, depth))
+        return found
+
+
+class _Zones:
+    """The 11th edition's no-end zones (`terrain_11e.no_end_zones`: the walls of its areas,
+    enclosed solid blocks) under a spatial index; a model on the ground may not start in one
+    either (03.02 sets a unit up by the rules of ending a move). Empty for other editions."""
+
+    def __init__(self, scenario: Scenario, field: Battlefield) -> None:
+        rules = scenario.rules
+        self.zones = no_end_zones(rules, field) if rules.terrain_categories else ()
+        self.tree = shapely.STRtree([zone.shape for zone in self.zones])
+
+    def intrusions(self, fp: Footprint, tolerance_in: float) -> list[tuple[NoEndZone, float]]:
+        if not self.zones or fp.z > 1e-6:
+            return []
+        reach = fp.radius_in
+        near = self.tree.query(shapely.box(fp.x - reach, fp.y - reach, fp.x + reach, fp.y + reach))
+        found = []
+        for index in sorted(near.tolist()):
+            zone = self.zones[index]
+            depth = terrain_depth(fp, zone.shape)
+            if depth > tolerance_in:
+                found.append((zone, depth))
         return found

@@ -12,7 +12,7 @@ from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 
 from chargeopt.geometry.terrain import MITRE_LIMIT, Battlefield, TerrainPiece
-from chargeopt.models import RuleSet, Terrain, TerrainKind
+from chargeopt.models import RuleSet, Scenario, Terrain, TerrainKind
 from chargeopt.models.scenario import CATEGORY_KINDS
 
 CATEGORY_WORDS = {
@@ -68,9 +68,8 @@ def movement_blockers(
 ) -> Iterable[tuple[str, BaseGeometry]]:
     """(terrain id, shape) of every area a model with these keywords may not cross on the
     ground: the dense areas taller than 2" for a model that does not move through dense
-    terrain. Such a model may still climb over (`climb_over_in`); the charge solver does not
-    (a reading that can only cost it placements, never a proof). A model taking to the skies
-    crosses everything."""
+    terrain. Such a model may still climb over, up and down its height (`climb_over_in`,
+    `geometry.climb_11e`). A model taking to the skies crosses everything."""
     if flying:
         return
     for piece in category_pieces(battlefield):
@@ -81,6 +80,40 @@ def movement_blockers(
 def climb_over_in(piece: Terrain) -> float:
     """What crossing a tall section by climbing adds to a move: up and down its height."""
     return 2.0 * (piece.height_in or 0.0)
+
+
+@dataclass(frozen=True)
+class Climb:
+    """A dense area a model may not cross on the ground, and what climbing over it costs."""
+
+    terrain_id: str
+    shape: BaseGeometry
+    cost_in: float
+
+
+def climbs(rules: RuleSet, keywords: frozenset[str], battlefield: Battlefield) -> tuple[Climb, ...]:
+    """The areas of `movement_blockers`, each with its climb (up and down its height)."""
+    pieces = {p.id: p.terrain for p in category_pieces(battlefield)}
+    return tuple(
+        Climb(terrain_id, shape, climb_over_in(pieces[terrain_id]))
+        for terrain_id, shape in movement_blockers(rules, keywords, battlefield)
+    )
+
+
+SKIES_LESS_IN = 2.0
+"""Taking to the skies takes this much off the move's maximum distance (21.03)."""
+
+
+def takes_to_the_skies(scenario: Scenario, unit_id: str) -> bool:
+    """Whether this unit's models move taking to the skies: the acting unit, when declared."""
+    return bool(scenario.action.take_to_the_skies) and unit_id == scenario.action.unit
+
+
+def move_allowance_in(scenario: Scenario, roll: float) -> float:
+    """How far each model may move on this roll: 2" less when the unit takes to the skies."""
+    if scenario.action.take_to_the_skies:
+        return max(0.0, roll - SKIES_LESS_IN)
+    return float(roll)
 
 
 def no_end_zones(rules: RuleSet, battlefield: Battlefield) -> tuple[NoEndZone, ...]:

@@ -25,7 +25,7 @@ from .keys import (
     whole_roll,
 )
 from .outline import outline_problem
-from .rulesets import KNOWN_RULESETS, RULE_KEYWORDS, RuleSet, resolve_ruleset
+from .rulesets import FLY_KEYWORD, KNOWN_RULESETS, RULE_KEYWORDS, RuleSet, resolve_ruleset
 
 RulesetId = Annotated[str, Field(json_schema_extra={"enum": list(KNOWN_RULESETS)})]
 """A ruleset id; checked by resolve_ruleset, whose message names the choices."""
@@ -462,6 +462,12 @@ class Action(_Frozen):
         example=False,
         default=False,
     )
+    take_to_the_skies: Flag = key(
+        '40k-11e: whether a FLY unit takes to the skies for its charge (2" less to move; its '
+        "models move through models and terrain, no vertical distance counted).",
+        example=False,
+        default=False,
+    )
     heroic_mode: HeroicMode | None = key(
         "40k-11e heroic intervention: the stratagem's mode (leap-to-defend or into-the-fray).",
         example="into-the-fray",
@@ -663,6 +669,7 @@ class Scenario(_Frozen):
         _unique("action.targets", list(self.action.targets), "target")
         _check_fall_back(self.action, units, actor)
         _keys_the_move_uses(self.action, self.rules)
+        _take_to_the_skies_ok(self.action, actor, self.rules)
         _assault_keys_only_under_4e(self.units, self.action, self.rules)
         return self
 
@@ -772,6 +779,32 @@ def _keys_the_move_uses(action: Action, rules: RuleSet) -> None:
                     f"a {action.kind} does not use {name} (only a fall back does)",
                     f"remove {name}",
                 )
+
+
+def _take_to_the_skies_ok(action: Action, actor: Unit, rules: RuleSet) -> None:
+    """Taking to the skies (11th edition, 21.03): a FLY unit's charge (a heroic intervention
+    resolves one); refused elsewhere rather than ignored."""
+    if not action.take_to_the_skies:
+        return
+    where = "action.take_to_the_skies"
+    if not rules.terrain_categories:
+        raise KeyPathError(
+            where,
+            f"{rules.edition} has no taking to the skies (only 40k-11e reads it)",
+            "remove it",
+        )
+    if action.kind not in (ActionKind.CHARGE, ActionKind.HEROIC_INTERVENTION):
+        raise KeyPathError(
+            where,
+            f"a {action.kind} cannot take to the skies (a charge or a heroic intervention can)",
+            "remove it",
+        )
+    if FLY_KEYWORD not in actor.keyword_set:
+        raise KeyPathError(
+            where,
+            f"unit {actor.id!r} cannot FLY (it has no FLY keyword)",
+            'add "FLY" to its keywords, or remove take_to_the_skies',
+        )
 
 
 def _assault_keys_only_under_4e(units: tuple[Unit, ...], action: Action, rules: RuleSet) -> None:

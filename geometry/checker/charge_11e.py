@@ -16,10 +16,10 @@ import shapely
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
+from chargeopt.geometry.checker.path_lengths import path_length
 from chargeopt.geometry.footprints import Footprint, edge_distance
 from chargeopt.geometry.move_state import MoveState
 from chargeopt.geometry.pairs import RANGE_SLACK_IN, Bases, edge_distances, height_gaps
-from chargeopt.geometry.paths import legal_move_length
 from chargeopt.geometry.pose import BLOCKING_KINDS, board_overhang, terrain_depth
 from chargeopt.geometry.terrain import Battlefield
 from chargeopt.geometry.terrain_11e import CATEGORY_WORDS, movement_blockers, no_end_zones
@@ -79,6 +79,12 @@ def unit_distance_in(scenario: Scenario, unit_a: str, unit_b: str) -> float:
     )
 
 
+def skies_allowance(scenario: Scenario, roll: int) -> int:
+    """The charge's maximum distance: the roll, 2" less when the unit takes to the skies
+    (21.03; the targets are then within that distance too, read as the move's own)."""
+    return max(0, roll - 2) if scenario.action.take_to_the_skies else roll
+
+
 def target_eligibility(scenario: Scenario, targets: Sequence[str], roll: int) -> list[Violation]:
     """no_target_engaged (a charge that engages nobody) and target_not_eligible: a target more
     than 12" or more than the roll away from the charging unit when it rolled."""
@@ -100,6 +106,8 @@ def target_eligibility(scenario: Scenario, targets: Sequence[str], roll: int) ->
         if gap <= limit + RANGE_SLACK_IN:
             continue
         why = f'the roll of {roll}"' if roll < declaration else f'{declaration:g}"'
+        if scenario.action.take_to_the_skies and roll < declaration:
+            why = f'{roll}" (the roll less 2: it takes to the skies)'
         found.append(
             Violation(
                 kind="target_not_eligible",
@@ -249,7 +257,7 @@ def _witness(
         if not _legal_spot(move, model_id, fp, duty, within, forbidden):
             continue
         tried += 1
-        length = legal_move_length(move.scenario, move.battlefield, model_id, x, y, 0.0)
+        length = path_length(move, model_id, fp, ())
         if length <= move.roll:
             return x, y, length
         if tried >= WITNESS_PATHS:

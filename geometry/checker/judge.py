@@ -38,6 +38,7 @@ from chargeopt.geometry.checker.charge_11e import (
     CHARGE_11E_KINDS,
     charge_11e_violations,
     charged_targets,
+    skies_allowance,
     target_eligibility,
     with_targets,
 )
@@ -160,9 +161,11 @@ def check_placement(
             ],
         )
     eleventh: list[Violation] = []
+    rolled = roll
     if scenario.rules.charge_targets_after_roll:
         battlefield = battlefield or Battlefield.from_scenario(scenario)
         targets = charged_targets(scenario, placements, battlefield)
+        roll = skies_allowance(scenario, roll)
         eleventh = target_eligibility(scenario, targets, roll)
         scenario = with_targets(scenario, targets)
     found, chosen = _roster(scenario, placements)
@@ -193,7 +196,7 @@ def check_placement(
             return not check_placement(
                 scenario,
                 list(trial.values()),
-                roll=roll,
+                roll=rolled,
                 battlefield=move.battlefield,
                 file=file,
                 token_witnesses=False,

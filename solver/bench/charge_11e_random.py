@@ -4,10 +4,11 @@ candidates, models and proofs (geometry, models and the checker only), to refute
 `infeasible` (any legal placement). Each restart takes the models in a random order (the
 nearest first on even restarts); each model takes the best of many random spots: within 1" or
 within 2" of a target model at random gaps and angles, beside a placed mate, or straight toward
-the targets; it must reach its spot along a legal path, end closer, clear of every base and of
-non-targets' range, beside a placed mate and within 9" of every one, each limit kept
-`KEPT_IN` inside as the solver keeps its margins. Every answer is judged by
-the checker without its duty witnesses (they test local optimality, not legality).
+the targets; it must reach its spot along a legal path (climbing over tall dense areas as the
+checker costs it; taking to the skies, the roll less 2" in a straight line), end closer,
+clear of every base and of non-targets' range, beside a placed mate and within 9" of every
+one, each limit kept `KEPT_IN` inside as the solver keeps its margins. Every answer is judged
+by the checker without its duty witnesses (they test local optimality, not legality).
 
 `python -m chargeopt.solver.bench.charge_11e_random --generated 20 --seed 1` prints one line
 per charge and the counts; a refutation exits 1."""
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
 from chargeopt.geometry.checker import check_placement
+from chargeopt.geometry.checker.path_lengths import path_length
+from chargeopt.geometry.move_state import MoveState
 from chargeopt.geometry.paths import legal_move_length
 from chargeopt.models import Placement, Scenario, ScenarioError, Status
 from chargeopt.models.errors import IneligibleMoveError
@@ -71,6 +74,8 @@ def _fp(scenario: Scenario, model_id: str, x: float, y: float) -> Footprint:
 def _one_pass(scenario, battlefield, roll, targets, rng, nearest_first: bool) -> Found | None:
     unit = scenario.acting_unit
     rules = scenario.rules
+    reach = max(0, roll - 2) if scenario.action.take_to_the_skies else roll
+    judged = MoveState(scenario, battlefield, reach, {}, 0.0)
     target_fps = [
         (uid, _fp(scenario, m.id, m.x, m.y))
         for uid in targets
@@ -103,7 +108,7 @@ def _one_pass(scenario, battlefield, roll, targets, rng, nearest_first: bool) ->
         best = None
         for x, y in _spots(scenario, mid, placed, target_fps, roll, rng):
             end = _fp(scenario, mid, x, y)
-            if math.hypot(x - m.x, y - m.y) > roll:
+            if math.hypot(x - m.x, y - m.y) > reach:
                 continue
             if x < end.radius_in or y < end.radius_in:
                 continue
@@ -135,7 +140,9 @@ def _one_pass(scenario, battlefield, roll, targets, rng, nearest_first: bool) ->
             if best is not None and score <= best[0]:
                 continue
             length = legal_move_length(scenario, battlefield, mid, x, y, 0.0)
-            if length > roll - KEPT_IN:
+            if rules.terrain_categories and length > reach - KEPT_IN:
+                length = path_length(judged, mid, end, ())
+            if length > reach - KEPT_IN:
                 continue
             best = (score, end, length)
         if best is None:

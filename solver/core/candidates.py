@@ -16,6 +16,7 @@ import numpy as np
 import shapely
 
 from chargeopt.geometry import Battlefield, Footprint
+from chargeopt.geometry.climb_11e import climbing_lengths
 from chargeopt.geometry.distance_matrix import edge_distances, poses_polygons
 from chargeopt.geometry.obstacles import climbs_in
 from chargeopt.geometry.paths import obstacle_map
@@ -451,6 +452,10 @@ def reach_lengths(
         horiz = np.full(len(idx), np.inf)
         if near.any():
             horiz[near] = field_.lengths_to(cands.x[idx[near]], cands.y[idx[near]])
+            if rules.terrain_categories:
+                xs, ys = cands.x[idx[near]], cands.y[idx[near]]
+                over = climbing_lengths(scenario, battlefield, m.id, xs, ys, roll_max, avoid)
+                horiz[near] = np.minimum(horiz[near], over)
         climb = climbs_in(rules, m.z, cands.z[idx])
         turn = 0.0 if isinstance(base, RoundBase) else 1.0
         rotation = (

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
+from chargeopt.geometry.terrain_11e import SKIES_LESS_IN, move_allowance_in
 from chargeopt.models import (
     IneligibleMoveError,
     Placement,
@@ -168,6 +169,10 @@ def _nothing_in_reach(
     reach = scenario.rules.charge_declaration_range_in
     nearest = min(gaps.items(), key=lambda kv: kv[1]) if gaps else None
     limit = f'{reach:g}"' if roll is None or roll >= reach else f'the roll of {roll}"'
+    if roll is not None and scenario.action.take_to_the_skies:
+        allowed = move_allowance_in(scenario, roll)
+        if allowed < reach:
+            limit = f'{allowed:g}" (the roll of {roll} less 2: it takes to the skies)'
     words = f"no enemy unit is within {limit} of unit {scenario.action.unit}"
     if nearest is not None:
         words += f' (the nearest, {nearest[0]}, is {nearest[1]:.2f}" away edge to edge)'
@@ -211,17 +216,19 @@ def _solve_set(
             Status.INFEASIBLE,
             proof=f'{words}, more than {reach:g}": a unit that far cannot be a charge target.',
         )
-    least = least_roll(max(gaps[t] for t in targets), dice)
+    lift = SKIES_LESS_IN if scenario.action.take_to_the_skies else 0.0
+    least = least_roll(max(gaps[t] for t in targets) + lift, dice)
     end = clock.now() + seconds
     if roll is not None and roll < least:
-        far = [t for t in targets if gaps[t] > roll]
+        allowed = move_allowance_in(scenario, roll)
+        far = [t for t in targets if gaps[t] > allowed]
         words = "; ".join(f'{t} is {gaps[t]:.2f}" away' for t in far)
+        limit = f'the roll of {roll}"' if not lift else f'{allowed:g}" (the roll of {roll} less 2)'
         answer = SetAnswer(
             targets,
             roll,
             Status.INFEASIBLE,
-            proof=f'{words}, more than the roll of {roll}": a unit beyond the roll cannot be '
-            "a charge target.",
+            proof=f"{words}, more than {limit}: a unit beyond the roll cannot be a charge target.",
         )
         shared: dict[str, object] = {"upto": top}
         _minimum_roll(answer, sub, battlefield, options, least, top, end, None, shared)
@@ -246,19 +253,22 @@ def _at_roll(
     feasibility: bool = False,
 ) -> SetAnswer:
     """The set solved at one roll: a placement, a proof, or neither (unknown). `shared`
-    holds the set's candidates, built once for its largest roll (`candidates` and `upto`)."""
-    ceiling = straight_line_ceiling(sub, roll)
-    reason = span_impossibility(sub) or charge_impossibility(sub, battlefield, roll)
+    holds the set's candidates, built once for its largest roll (`candidates` and `upto`).
+    A unit taking to the skies moves 2" less than the roll (`move`)."""
+    move = int(move_allowance_in(sub, roll))
+    ceiling = straight_line_ceiling(sub, move)
+    reason = span_impossibility(sub) or charge_impossibility(sub, battlefield, move)
     if reason is not None:
         return SetAnswer(targets, roll, Status.INFEASIBLE, proof=reason, straight_line=ceiling)
     if shared is not None and "candidates" in shared and int(shared["upto"]) >= roll:
         c = shared["candidates"]
     else:
         upto = int(shared["upto"]) if shared is not None else roll
-        c = candidates_11e(sub, battlefield, max(upto, roll), options)
+        reach = int(move_allowance_in(sub, max(upto, roll)))
+        c = candidates_11e(sub, battlefield, reach, options)
         if shared is not None:
             shared["candidates"], shared["upto"] = c, max(upto, roll)
-    placing = place(c, sub, roll, options, seconds, ceiling, feasibility)
+    placing = place(c, sub, move, options, seconds, ceiling, feasibility)
     answer = SetAnswer(targets, roll, Status.UNKNOWN, candidates=len(c), straight_line=ceiling)
     if placing.placed is None:
         return answer

@@ -14,7 +14,7 @@ from ortools.sat.python import cp_model
 
 from chargeopt.geometry import Battlefield, Footprint, edge_distance
 from chargeopt.geometry.distance_matrix import edge_distances
-from chargeopt.geometry.terrain_11e import no_end_zones
+from chargeopt.geometry.terrain_11e import movement_blockers, no_end_zones
 from chargeopt.models import RoundBase, Scenario
 from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core import clock
@@ -65,7 +65,8 @@ def candidates_11e(
     """The charge's candidates (shared with the 10th: rings, lattice, reach along legal paths,
     ends closer, clear of non-targets), with rings where the duties are met, the sliver spots
     of `roll` (a smaller roll, a minimum roll's probe, uses the same candidates, those its
-    reach allows), and none through a wall or an enclosed block."""
+    reach allows), and none through a wall or an enclosed block, nor on a dense area the unit
+    cannot cross (it may climb over one, or fly over it, but not end there)."""
 
     def rings(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
         rows = [_sliver_spots(scenario, base, targets, roll)]
@@ -82,7 +83,9 @@ def candidates_11e(
 
     coarse = replace(options, contact_step_deg=max(options.contact_step_deg, CONTACT_STEP_DEG))
     c = cand.generate(scenario, battlefield, roll, coarse, extra=rings)
-    zones = no_end_zones(scenario.rules, battlefield)
+    zones = [z.shape for z in no_end_zones(scenario.rules, battlefield)]
+    keywords = scenario.acting_unit.keyword_set
+    zones += [shape for _, shape in movement_blockers(scenario.rules, keywords, battlefield)]
     if zones and len(c):
         bad = np.zeros(len(c), bool)
         for bi, base in enumerate(c.base_keys):
@@ -92,7 +95,7 @@ def candidates_11e(
                 for i in idx
             ]
             for zone in zones:
-                grown = zone.shape.buffer(MARGIN_IN)
+                grown = zone.buffer(MARGIN_IN)
                 bad[idx] |= shapely.intersects(np.array(shapes, dtype=object), grown)
         for lengths in c.reach.values():
             lengths[bad] = np.inf

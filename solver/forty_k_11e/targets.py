@@ -7,6 +7,7 @@ import math
 from itertools import combinations
 
 from chargeopt.geometry import Footprint, edge_distance
+from chargeopt.geometry.terrain_11e import move_allowance_in
 from chargeopt.models import Scenario, UnsupportedRuleError
 
 MOST_TARGET_UNITS = 4
@@ -41,13 +42,15 @@ def eligible_units(scenario: Scenario) -> dict[str, float]:
 
 def target_sets(scenario: Scenario, roll: int | None) -> tuple[list[tuple[str, ...]], dict]:
     """The sets of targets to try (named: that one set; else every non-empty set of the units
-    within 12" and, when the roll is known, within it), and every enemy unit's distance."""
+    within 12" and, when the roll is known, within it: 2" less for a unit taking to the
+    skies), and every enemy unit's distance."""
     gaps = {u.id: unit_gap_in(scenario, u.id) for u in scenario.enemies_of(scenario.acting_unit)}
     if scenario.action.targets:
         return [tuple(scenario.action.targets)], gaps
     near = eligible_units(scenario)
     if roll is not None:
-        near = {uid: gap for uid, gap in near.items() if gap <= roll}
+        allowed = move_allowance_in(scenario, roll)
+        near = {uid: gap for uid, gap in near.items() if gap <= allowed}
     if len(near) > MOST_TARGET_UNITS:
         raise UnsupportedRuleError(
             f"{len(near)} enemy units are within reach ({', '.join(near)}): chargeopt tries "
