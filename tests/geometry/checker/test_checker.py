@@ -11,8 +11,10 @@ import pytest
 from chargeopt.geometry.checker import VIOLATION_KINDS, check_placement, summarise, unmoved_models
 from chargeopt.geometry.checker.assault_4e import ASSAULT_4E_KINDS
 from chargeopt.geometry.checker.charge_11e import CHARGE_11E_KINDS
+from chargeopt.geometry.checker.close_11e import CLOSE_11E_KINDS
 from chargeopt.geometry.checker.close_moves import CLOSE_MOVE_KINDS
 from chargeopt.geometry.checker.fall_back import FALL_BACK_KINDS
+from chargeopt.geometry.checker.heroic_11e import HEROIC_11E_KINDS
 from chargeopt.geometry.checker.tokens import TOKEN_KINDS
 from chargeopt.geometry.checker.tokens_close import CLOSE_TOKEN_KINDS
 from chargeopt.models import (
@@ -547,7 +549,7 @@ def test_every_kind_is_exercised() -> None:
     tokens = set(TOKEN_KINDS) | set(CLOSE_TOKEN_KINDS)  # covered in tests/solver/test_wtc_*
     fall_back = set(FALL_BACK_KINDS)  # covered in test_checker_fall_back.py
     assault = set(ASSAULT_4E_KINDS)  # test_checker_assault_4e.py, tests/solver/assault_4e
-    eleventh = set(CHARGE_11E_KINDS)  # test_checker_11e.py, tests/solver/forty_k_11e
+    eleventh = {*CHARGE_11E_KINDS, *CLOSE_11E_KINDS, *HEROIC_11E_KINDS}  # tests/*/forty_k_11e
     assert set(VIOLATION_KINDS) - close_moves - tokens - fall_back - assault - eleventh == {
         "unknown_model",
         "duplicate_model",

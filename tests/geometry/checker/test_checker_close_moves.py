@@ -30,18 +30,23 @@ def scenario(
     *,
     kind: str = "pile-in",
     ruleset: str = "40k-9e",
-    charged: bool = True,
+    charged: bool | None = None,
     keywords: tuple[str, ...] = ("INFANTRY",),
     objectives: list[dict[str, Any]] = (),
 ) -> Scenario:
-    """Unit A (attacker) makes the move; one defender unit per entry of `defenders`. Models
+    """Unit A (attacker) makes the move (a pile in as if it charged, unless `charged` says);
+    one defender unit per entry of `defenders`. Models
     are written (id, x, y) for the reader; the ids are the builder's (A1, A2, ..., B1, ...)."""
     s = make_scenario(
         [(x, y) for _, x, y in attackers],
         {u: [(x, y) for _, x, y in models] for u, models in defenders.items()},
         ruleset=ruleset,
         keywords=keywords,
-        action={"kind": kind, "unit": "A", "charged": charged},
+        action={
+            "kind": kind,
+            "unit": "A",
+            "charged": kind == "pile-in" if charged is None else charged,
+        },
         objectives=list(objectives),
     )
     written = [m for m, _, _ in attackers] + [m for ms in defenders.values() for m, _, _ in ms]
