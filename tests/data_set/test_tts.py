@@ -228,10 +228,10 @@ def test_export_keeps_a_byte_order_mark_and_windows_line_ends(tmp_path: Path) ->
 
 
 def test_import_with_a_layout_puts_its_terrain_on_the_board(tmp_path: Path) -> None:
-    out = _import(tmp_path, "--charge", "Intercessor Squad", "--layout", "bm-take-vs-take-02")
+    out = _import(tmp_path, "--charge", "Intercessor Squad", "--layout", "bm-assets-vs-assets-02")
     assert out.exit_code == 0, out.output
     scenario = load_scenario(tmp_path / "t.toml")
-    assert scenario.board.layout == "bm-take-vs-take-02"
+    assert scenario.board.layout == "bm-assets-vs-assets-02"
     assert (scenario.board.width, scenario.board.height) == (60.0, 44.0)
     assert len(scenario.terrain) > 20 and scenario.objectives
     out = _import(tmp_path, "--charge", "Intercessor Squad", "--layout", "Take vs Take 99")
