@@ -5,62 +5,25 @@ jump), in the ruleset's own words. Screenshots go to $CHARGEOPT_ARTIFACTS (defau
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_page import artifacts, browser_api, served_page
 from repo_paths import REPO_ROOT
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 WHEEL_6E = REPO_ROOT / "benchmarks" / "rank-and-file-wheel-v1" / "w2-6e-wheel-whole-front.toml"
 SEED_T9A = REPO_ROOT / "benchmarks" / "rank-and-file-v1" / "f2-front-seed-wheel.toml"
 
-if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
-    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def artifacts() -> Path:
-    folder = Path(
-        os.environ.get("CHARGEOPT_ARTIFACTS") or Path(tempfile.gettempdir()) / "chargeopt-artifacts"
-    )
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+sync_api = browser_api()
 
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """`chargeopt serve` on a free port and a fresh headless Chromium with the page ready."""
-    command = [sys.executable, "-m", "chargeopt.solver.interface.cli", "serve", "--port", "0"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = server.stdout.readline() if server.stdout else ""
-        assert "http://127.0.0.1:" in line, line
-        url = line.split("open ", 1)[1].split()[0]
-        with sync_api.sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                str(tmp_path_factory.mktemp("chromium-profile")),
-                executable_path=CHROMIUM,
-                args=ARGS,
-                headless=True,
-                viewport={"width": 1200, "height": 820},
-            )
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(url)
-            page.wait_for_selector("body[data-ready='1']")
-            yield page
-            context.close()
-            assert errors == []
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with served_page(profile, viewport=(1200, 820)) as page:
+        yield page
 
 
 def _solve(page: sync_api.Page, scenario: Path) -> sync_api.Locator:

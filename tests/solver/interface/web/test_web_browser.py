@@ -5,80 +5,27 @@ refused with the command line's message. Screenshots are kept in $CHARGEOPT_ARTI
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from browser_page import artifacts, browser_api, served_page
 from repo_paths import LAYOUTS
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 EXAMPLE = LAYOUTS / "examples" / "marines-charge-open.toml"
 OVALS = LAYOUTS / "curated-v1" / "k5-oval-cavalry.toml"
 LONG = LAYOUTS / "scaling-v1" / "c40-walls-s1.toml"
 HEADLINE = "OPTIMAL: A charges B with a roll of 7 (proven best anywhere on the table)"
 
-if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
-    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def artifacts() -> Path:
-    """Where the screenshots go (not in the repository)."""
-    folder = Path(
-        os.environ.get("CHARGEOPT_ARTIFACTS") or Path(tempfile.gettempdir()) / "chargeopt-artifacts"
-    )
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+sync_api = browser_api()
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """`chargeopt serve` on a free loopback port; yields its URL."""
-    command = [sys.executable, "-m", "chargeopt.solver.interface.cli", "serve", "--port", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline() if process.stdout else ""
-        assert "http://127.0.0.1:" in line, (line, process.stderr.read() if process.stderr else "")
-        yield line.split("open ", 1)[1].split()[0]
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def page(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    """A fresh headless Chromium profile with the page open and ready."""
-    with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=CHROMIUM,
-            args=ARGS,
-            headless=True,
-            viewport={"width": 1200, "height": 820},
-        )
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(server)
-        page.wait_for_selector("body[data-ready='1']")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """`chargeopt serve` on a free loopback port, the page ready in a fresh Chromium."""
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with served_page(profile, viewport=(1200, 820)) as page:
         yield page
-        context.close()
-        assert errors == []
 
 
 def test_open_solve_and_see_the_answer(page: sync_api.Page) -> None:

@@ -9,63 +9,34 @@ open. Skipped without Chromium, except under CI."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_page import browser_api, served_page
 from repo_paths import LAYOUTS, REPO_ROOT
 
 from chargeopt.models import EDITIONS
 from chargeopt.models.rulesets import RANK_AND_FILE_EDITIONS
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 EXAMPLE = LAYOUTS / "examples" / "marines-charge-open.toml"
 K1 = LAYOUTS / "curated-v1" / "k1-ruin-tight-gap.toml"
 FALL_BACK_4E = REPO_ROOT / "benchmarks" / "assault-4e-v1" / "t1-trapped-against-rocks.toml"
 OVERLAP = REPO_ROOT / "tests" / "data" / "malformed" / "start-overlap.toml"
 WEIRD = 'ctl\x01 del\x7f "quoted" back\\slash é 𝄞'
 
-if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
-    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = browser_api()
 expect = sync_api.expect
 
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """`chargeopt serve` on a free port and a fresh headless Chromium with the page ready."""
-    command = [sys.executable, "-m", "chargeopt.solver.interface.cli", "serve", "--port", "0"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = server.stdout.readline() if server.stdout else ""
-        assert "http://127.0.0.1:" in line, line
-        url = line.split("open ", 1)[1].split()[0]
-        with sync_api.sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                str(tmp_path_factory.mktemp("chromium-profile")),
-                executable_path=CHROMIUM,
-                args=ARGS,
-                headless=True,
-                accept_downloads=True,
-                viewport={"width": 1200, "height": 820},
-            )
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(url)
-            page.wait_for_selector("body[data-ready='1']")
-            yield page
-            context.close()
-            assert errors == []
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with served_page(profile, viewport=(1200, 820)) as page:
+        yield page
 
 
 def _open(page: sync_api.Page, path: Path) -> None:

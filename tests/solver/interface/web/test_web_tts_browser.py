@@ -7,22 +7,19 @@ saved moved: the acting models' transforms changed, every other byte the save's 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_page import browser_api, served_page
 from click.testing import CliRunner
 from repo_paths import REPO_ROOT
 
 from chargeopt.solver.interface.cli import main
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 SAVE = REPO_ROOT / "benchmarks" / "layouts" / "examples" / "tts" / "charge-table.json"
 INTERCESSORS = {"1ab000", "1ab011", "1ab022", "1ab033", "1ab044"}
 WITHOUT_DATA_SET = (
@@ -31,40 +28,19 @@ WITHOUT_DATA_SET = (
 )
 """`chargeopt` with the data set made unimportable, as where the `data` extra is not installed."""
 
-if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
-    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = browser_api()
 
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """`chargeopt serve` without the data set, and a fresh headless Chromium, page ready."""
-    command = [sys.executable, "-c", WITHOUT_DATA_SET, "serve", "--port", "0"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = server.stdout.readline() if server.stdout else ""
-        assert "http://127.0.0.1:" in line, (line, server.stderr.read() if server.stderr else "")
-        url = line.split("open ", 1)[1].split()[0]
-        with sync_api.sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                str(tmp_path_factory.mktemp("chromium-profile")),
-                executable_path=CHROMIUM,
-                args=ARGS,
-                headless=True,
-                viewport={"width": 1300, "height": 900},
-                accept_downloads=True,
-            )
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(url)
-            page.wait_for_selector("body[data-ready='1']")
-            yield page
-            context.close()
-            assert errors == []
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with served_page(
+        profile,
+        command=(sys.executable, "-c", WITHOUT_DATA_SET, "serve", "--port", "0"),
+        viewport=(1300, 900),
+    ) as page:
+        yield page
 
 
 def test_without_the_data_set_its_controls_are_off_with_one_line(page: sync_api.Page) -> None:
