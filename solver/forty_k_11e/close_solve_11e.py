@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Placement, Result, ResultAction, Scenario, Status
@@ -27,6 +26,7 @@ from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.coherency_constraints import add_coherency, neighbours
 from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.core.ordered_solve import (
     REPEATABLE_WORKERS,
     Objective,
@@ -42,6 +42,15 @@ from chargeopt.solver.forty_k_11e.close_move_11e import (
     Mode,
     Selection,
     selections,
+)
+from chargeopt.solver.forty_k_11e.close_settle_11e import (
+    Counts,
+    Settler,
+    ceilings_of,
+    construct,
+    levels_of,
+    meets,
+    settled,
 )
 from chargeopt.solver.forty_k_11e.fights import fights_of
 from chargeopt.solver.options import SolveOptions
@@ -93,6 +102,14 @@ def solve_selection(move: CloseMove11e, options: SolveOptions, deadline: float) 
     for m in move.unit.models:
         if m.id not in move.fixed:
             classes.setdefault(c.base_keys.index(move.unit.base_of(m)), []).append(m.id)
+    names = [PRIMARY[1] if sel.mode == Mode.OBJECTIVE else PRIMARY[0]]
+    names += [] if one_count(move) else ["engaged"]
+    levels = levels_of(move, c, names)
+    ceilings = ceilings_of(move, c, levels, starts)
+    settler = Settler(move, c, levels, starts)
+    built = construct(settler, starts, options.seed) if options.use_hint else None
+    if built is not None and meets(built[1], ceilings):
+        return Attempt(sel, move, settled(settler, built[0], ceilings), c, starts)
     pm = assignment(c, move.limit_in, classes, symmetric=not _own_goals(move))
     if pm is None:
         return Attempt(sel, move, SolveState(None, [], "INFEASIBLE"), c, starts)
@@ -118,12 +135,27 @@ def solve_selection(move: CloseMove11e, options: SolveOptions, deadline: float) 
         seed=options.seed,
         workers=REPEATABLE_WORKERS,
         presolve=options.presolve,
-        hint=list(starts.values()),
+        hint=list((built[0] if built else starts).values()),
         need_connected=len(move.unit.models) > 1,
+        incumbent=built,
+        improve=_improver(settler) if built else None,
     )
     if state.assignment is not None:
         state.assignment = {**state.assignment, **{m: starts[m] for m in move.fixed}}
     return Attempt(sel, move, state, c, starts)
+
+
+def _improver(settler: Settler) -> Callable[[dict[str, int]], tuple[dict[str, int], Counts]]:
+    """Each stage's answer improved by the construction's local search (kept as it is where
+    the search's stricter span margin refuses it)."""
+
+    def improve(placed: dict[str, int]) -> tuple[dict[str, int], Counts]:
+        placed = {**placed, **settler.pinned}
+        if settler.legal(placed):
+            placed = settler.climb(placed)
+        return placed, settler.counts(placed)
+
+    return improve
 
 
 def one_count(move: CloseMove11e) -> bool:
