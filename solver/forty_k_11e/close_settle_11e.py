@@ -135,8 +135,7 @@ class Settler:
         ):
             return False
         if any(
-            not c_len <= self.within
-            for c_len in (self.c.reach[m][p] for m, p in placed.items())
+            not c_len <= self.within for c_len in (self.c.reach[m][p] for m, p in placed.items())
         ):
             return False
         spots = list(placed.values())
