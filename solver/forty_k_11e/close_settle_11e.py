@@ -25,6 +25,9 @@ from chargeopt.solver.forty_k_11e.close_move_11e import CloseMove11e, Mode
 from chargeopt.solver.forty_k_11e.heuristic import _gaps_from, greedy_11e
 
 Counts = dict[str, float]
+CHAIN_SCANS = 64
+"""Chains one search may try (a count, not seconds: the answer does not depend on the
+machine)."""
 
 
 @dataclass
@@ -192,8 +195,57 @@ class Settler:
                 idx = np.flatnonzero(ok)
                 return idx[np.argsort(lengths[idx], kind="stable")]
 
-            placed = self._search(placed, short, spots)
+            while True:
+                placed = self._search(placed, short, spots)
+                chained = self._chain(placed, short, spots)
+                if chained is None:
+                    break
+                placed = chained
         return placed
+
+    def _chain(self, placed, short, spots) -> dict[str, int] | None:
+        """A two-move chain where no single move helps (a full front, as the 10th's
+        `close_chains`): a model that does not count takes a spot where it would, which one
+        friend stands on or overlaps, and that friend moves to a spot where it counts on every
+        level it counted on, the whole kept legal; None if none of `CHAIN_SCANS` tries works."""
+        standing = {p: m for m, p in placed.items()}
+        best = self.key(placed)
+        scans = CHAIN_SCANS
+        for mid in short(placed):
+            for q in spots(placed, mid).tolist():
+                blockers = {standing[r] for r in self.c.conflict_lists[q].tolist() if r in standing}
+                if q in standing:
+                    blockers.add(standing[q])
+                blockers.discard(mid)
+                if len(blockers) != 1:
+                    continue
+                friend = blockers.pop()
+                if friend in self.pinned:
+                    continue
+                scans -= 1
+                if scans < 0:
+                    return None
+                trial = {**placed, mid: q}
+                rest = [p for m, p in trial.items() if m not in (mid, friend)]
+                if not self._spans(q, rest):
+                    continue
+                fits = self.fits(trial, friend)
+                for r in self._keeping(trial, friend).tolist():
+                    moved = {**trial, friend: r}
+                    if fits(r) and self.key(moved) > best:
+                        return moved
+        return None
+
+    def _keeping(self, placed: dict[str, int], mid: str) -> np.ndarray:
+        """The spots `mid` reaches where it counts on every level it counts on now, nearest
+        first."""
+        i, lengths = self.index[mid], self.c.reach[mid]
+        ok = lengths <= self.within
+        for name in self.levels.names:
+            if self.levels.flags[name][i][placed[mid]]:
+                ok &= self.levels.flags[name][i]
+        idx = np.flatnonzero(ok)
+        return idx[np.argsort(lengths[idx], kind="stable")]
 
     def shorten(self, placed: dict[str, int]) -> dict[str, int]:
         """The least-movement tie break: each model (longest move first) to a spot it reaches
