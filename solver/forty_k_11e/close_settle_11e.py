@@ -25,6 +25,13 @@ from chargeopt.solver.forty_k_11e.close_move_11e import CloseMove11e, Mode
 from chargeopt.solver.forty_k_11e.heuristic import _gaps_from, greedy_11e
 
 Counts = dict[str, float]
+GREEDY_SEEDS = 6
+"""Seeds of the greedy tried while the construction falls short of a ceiling (a count, not
+seconds)."""
+CHAIN_DEPTH = 3
+"""Models one chain moves at most (the first included)."""
+CHAIN_WIDTH = 6
+"""Spots tried for each model a chain moves on past the second."""
 CHAIN_SCANS = 64
 """Chains one search may try (a count, not seconds: the answer does not depend on the
 machine)."""
@@ -204,36 +211,67 @@ class Settler:
         return placed
 
     def _chain(self, placed, short, spots) -> dict[str, int] | None:
-        """A two-move chain where no single move helps (a full front, as the 10th's
+        """A chain of moves where no single move helps (a full front, as the 10th's
         `close_chains`): a model that does not count takes a spot where it would, which one
-        friend stands on or overlaps, and that friend moves to a spot where it counts on every
-        level it counted on, the whole kept legal; None if none of `CHAIN_SCANS` tries works."""
-        standing = {p: m for m, p in placed.items()}
+        friend stands on or overlaps; that friend moves to a spot where it still counts on
+        every level it counted on, or, up to `CHAIN_DEPTH` models, onto one held by exactly
+        one other that moves on in turn; the whole kept legal. None if no chain within
+        `CHAIN_SCANS` tries improves."""
         best = self.key(placed)
-        scans = CHAIN_SCANS
+        scans = [CHAIN_SCANS]
         for mid in short(placed):
             for q in spots(placed, mid).tolist():
-                blockers = {standing[r] for r in self.c.conflict_lists[q].tolist() if r in standing}
-                if q in standing:
-                    blockers.add(standing[q])
-                blockers.discard(mid)
-                if len(blockers) != 1:
+                friend = self._only_blocker(placed, q, (mid,))
+                if friend is None:
                     continue
-                friend = blockers.pop()
-                if friend in self.pinned:
-                    continue
-                scans -= 1
-                if scans < 0:
-                    return None
                 trial = {**placed, mid: q}
                 rest = [p for m, p in trial.items() if m not in (mid, friend)]
                 if not self._spans(q, rest):
                     continue
-                fits = self.fits(trial, friend)
-                for r in self._keeping(trial, friend).tolist():
-                    moved = {**trial, friend: r}
-                    if fits(r) and self.key(moved) > best:
-                        return moved
+                found = self._move_on(trial, friend, best, (mid,), CHAIN_DEPTH - 1, scans)
+                if found is not None or scans[0] <= 0:
+                    return found
+        return None
+
+    def _only_blocker(self, placed: dict[str, int], q: int, moved: tuple[str, ...]) -> str | None:
+        """The one model not in `moved` standing on or overlapping spot `q`, if exactly one and
+        it may move."""
+        standing = {p: m for m, p in placed.items() if m not in moved}
+        blockers = {standing[r] for r in self.c.conflict_lists[q].tolist() if r in standing}
+        if q in standing:
+            blockers.add(standing[q])
+        if len(blockers) != 1:
+            return None
+        friend = blockers.pop()
+        return None if friend in self.pinned else friend
+
+    def _move_on(self, trial, friend, best, moved, depth, scans) -> dict[str, int] | None:
+        """`trial` with `friend` on the nearest spot where it keeps its counts and the whole is
+        legal and beats `best`; else, `depth` allowing, on one of the nearest `CHAIN_WIDTH`
+        such spots held by exactly one other model, which moves on."""
+        scans[0] -= 1
+        fits = self.fits(trial, friend)
+        keeping = self._keeping(trial, friend).tolist()
+        for r in keeping:
+            if fits(r) and self.key({**trial, friend: r}) > best:
+                return {**trial, friend: r}
+        if depth <= 1 or scans[0] <= 0:
+            return None
+        tried = 0
+        chain = (*moved, friend)
+        for r in keeping:
+            other = self._only_blocker(trial, r, chain)
+            if other is None:
+                continue
+            rest = [p for m, p in trial.items() if m not in (friend, other)]
+            if not self._spans(r, rest):
+                continue
+            found = self._move_on({**trial, friend: r}, other, best, chain, depth - 1, scans)
+            if found is not None or scans[0] <= 0:
+                return found
+            tried += 1
+            if tried >= CHAIN_WIDTH:
+                return None
         return None
 
     def _keeping(self, placed: dict[str, int], mid: str) -> np.ndarray:
@@ -299,31 +337,40 @@ class Settler:
 
 
 def construct(
-    settler: Settler, starts: dict[str, int], seed: int
+    settler: Settler, starts: dict[str, int], seed: int, ceilings: dict[str, int]
 ) -> tuple[dict[str, int], Counts] | None:
-    """The best legal placement found: the greedy toward all the selected units and toward each
-    alone, and everyone where they stand, each improved by `Settler.climb`; None if none is
+    """The best legal placement found: everyone where they stand, and the greedy toward all
+    the selected units and toward each alone, each improved by `Settler.climb`; the greedy
+    again under up to `GREEDY_SEEDS` seeds while nothing meets `ceilings`. None if none is
     legal."""
     move, c = settler.move, settler.c
     sel = move.selection
-    tries = [dict(starts)]
-    if sel.targets:
-        first = settler.levels.names[0]
-        near = np.logical_or.reduce(settler.levels.flags[first])
-        for targets in [sel.targets, *((t,) for t in sel.targets if len(sel.targets) > 1)]:
-            action = move.scenario.action.model_copy(update={"targets": targets})
-            view = move.scenario.model_copy(update={"action": action})
-            found = greedy_11e(c, view, move.limit_in, near, seed)
-            if found is not None:
-                tries.append({**found[0], **settler.pinned})
     best = None
-    for placed in tries:
+
+    def consider(placed: dict[str, int]) -> None:
+        nonlocal best
         if not settler.legal(placed):
-            continue
+            return
         placed = settler.climb(placed)
         key = (*settler.key(placed), -settler.moved(placed))
         if best is None or key > best[0]:
             best = (key, placed)
+
+    consider(dict(starts))
+    if not sel.targets:
+        return None if best is None else (best[1], settler.counts(best[1]))
+    first = settler.levels.names[0]
+    near = np.logical_or.reduce(settler.levels.flags[first])
+    sets = [sel.targets, *((t,) for t in sel.targets if len(sel.targets) > 1)]
+    for k in range(GREEDY_SEEDS):
+        if best is not None and meets(settler.counts(best[1]), ceilings):
+            break
+        for targets in sets:
+            action = move.scenario.action.model_copy(update={"targets": targets})
+            view = move.scenario.model_copy(update={"action": action})
+            found = greedy_11e(c, view, move.limit_in, near, seed + k)
+            if found is not None:
+                consider({**found[0], **settler.pinned})
     return None if best is None else (best[1], settler.counts(best[1]))
 
 

@@ -100,7 +100,11 @@ def solve_close_11e(scenario: Scenario, options: SolveOptions) -> Result:
     built = {}
     for i, one in enumerate(ready):
         progress.stage(one.move.selection.words)
-        built[i] = construct(one.settler, one.starts, options.seed) if options.use_hint else None
+        built[i] = (
+            construct(one.settler, one.starts, options.seed, one.ceilings)
+            if options.use_hint
+            else None
+        )
         if built[i] is not None and meets(built[i][1], one.ceilings):
             tried.append(one.attempt(settled(one.settler, built[i][0], one.ceilings)))
             found = max(found, tried[-1].key()[:3])
