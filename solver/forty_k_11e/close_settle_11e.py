@@ -81,8 +81,8 @@ def ceilings_of(
     move: CloseMove11e, c: cand.Candidates, levels: Levels, starts: dict[str, int]
 ) -> dict[str, int]:
     """A proven ceiling per level: the models that reach at least one spot where they would
-    count (a fixed model only its start)."""
-    reach = move.limit_in - ROLL_MARGIN_IN
+    count (a fixed model only its start), under the same reach filter as the placements."""
+    reach = move.limit_in - margin(ROLL_MARGIN_IN)
     out = {}
     for name in levels.names:
         most = 0
