@@ -144,9 +144,7 @@ class Settler:
             placed[mid] != p for mid, p in self.pinned.items()
         ):
             return False
-        if any(
-            not c_len <= self.within for c_len in (self.c.reach[m][p] for m, p in placed.items())
-        ):
+        if any(not self.c.reach[m][p] <= self.within for m, p in placed.items()):
             return False
         spots = list(placed.values())
         if not satisfies_all(self.c, self.move.untargeted, placed, self.k):
