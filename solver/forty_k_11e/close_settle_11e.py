@@ -32,6 +32,8 @@ CHAIN_DEPTH = 3
 """Models one chain moves at most (the first included)."""
 CHAIN_WIDTH = 6
 """Spots tried for each model a chain moves on past the second."""
+CHAIN_LOOK = 48
+"""Spots a chain looks at for each model it moves on past the second (nearest first)."""
 CHAIN_SCANS = 64
 """Chains one search may try (a count, not seconds: the answer does not depend on the
 machine)."""
@@ -113,6 +115,8 @@ class Settler:
         sel = move.selection
         self.inside = levels.flags["on_objective"][0] if "on_objective" in levels.flags else None
         self.must_engage = tuple(sel.targets) if sel.mode == Mode.ENGAGING else ()
+        self.ceilings: dict[str, int] = {}
+        """The proven ceilings, once known: a level that meets its ceiling seeks no chain."""
 
     def counts(self, placed: dict[str, int]) -> Counts:
         return {
@@ -202,6 +206,8 @@ class Settler:
 
             while True:
                 placed = self._search(placed, short, spots)
+                if self.counts(placed)[name] >= self.ceilings.get(name, np.inf):
+                    break
                 chained = self._chain(placed, short, spots)
                 if chained is None:
                     break
@@ -257,7 +263,7 @@ class Settler:
             return None
         tried = 0
         chain = (*moved, friend)
-        for r in keeping:
+        for r in keeping[:CHAIN_LOOK]:
             other = self._only_blocker(trial, r, chain)
             if other is None:
                 continue
@@ -343,6 +349,7 @@ def construct(
     legal."""
     move, c = settler.move, settler.c
     sel = move.selection
+    settler.ceilings = ceilings
     best = None
 
     def consider(placed: dict[str, int]) -> None:
