@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from chargeopt.geometry import Battlefield
 from chargeopt.models import Placement, Result, ResultAction, Scenario, Status
@@ -27,6 +26,7 @@ from chargeopt.solver.core import candidates as cand
 from chargeopt.solver.core import clock, progress
 from chargeopt.solver.core.coherency_constraints import add_coherency, neighbours
 from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
+from chargeopt.solver.core.lazy_ortools import cp_model
 from chargeopt.solver.core.ordered_solve import (
     REPEATABLE_WORKERS,
     Objective,
@@ -42,6 +42,15 @@ from chargeopt.solver.forty_k_11e.close_move_11e import (
     Mode,
     Selection,
     selections,
+)
+from chargeopt.solver.forty_k_11e.close_settle_11e import (
+    Counts,
+    Settler,
+    ceilings_of,
+    construct,
+    levels_of,
+    meets,
+    settled,
 )
 from chargeopt.solver.forty_k_11e.fights import fights_of
 from chargeopt.solver.options import SolveOptions
@@ -70,29 +79,95 @@ class Attempt:
 
 
 def solve_close_11e(scenario: Scenario, options: SolveOptions) -> Result:
-    """The best 11th-edition pile in or consolidation over every selection it may make."""
+    """The best 11th-edition pile in or consolidation over every selection it may make. First
+    each selection's construction: one that meets its proven ceilings is settled. Then, by
+    ceilings, highest first, the others: one whose ceilings do not exceed the best counts found
+    cannot beat them (its construction fell short, so it cannot tie either) and is not solved
+    (`DOMINATED`); the rest go to CP-SAT with their construction as incumbent."""
     t0 = time.perf_counter()
     deadline = clock.now() + options.time_limit_s
     battlefield = Battlefield.from_scenario(scenario)
-    tried = []
-    for selection in selections(scenario, battlefield):
-        progress.stage(selection.words)
-        move = CloseMove11e(scenario, battlefield, selection)
-        tried.append(solve_selection(move, options, deadline))
+    ready = sorted(
+        (
+            prepare(CloseMove11e(scenario, battlefield, s), options)
+            for s in selections(scenario, battlefield)
+        ),
+        key=Prepared.reach,
+        reverse=True,
+    )
+    tried: list[Attempt] = []
+    found: tuple[float, ...] = ()
+    built = {}
+    for i, one in enumerate(ready):
+        progress.stage(one.move.selection.words)
+        built[i] = (
+            construct(one.settler, one.starts, options.seed, one.ceilings)
+            if options.use_hint
+            else None
+        )
+        if built[i] is not None and meets(built[i][1], one.ceilings):
+            tried.append(one.attempt(settled(one.settler, built[i][0], one.ceilings)))
+            found = max(found, tried[-1].key()[:3])
+    for i, one in enumerate(ready):
+        if built[i] is not None and meets(built[i][1], one.ceilings):
+            continue
+        if found and one.reach() <= found:
+            tried.append(one.attempt(SolveState(None, [], "DOMINATED")))
+            continue
+        progress.stage(one.move.selection.words)
+        tried.append(solve_selection(one, built[i], options, deadline))
+        if tried[-1].state.assignment is not None:
+            found = max(found, tried[-1].key()[:3])
     best = max(tried, key=Attempt.key)
     return _result(scenario, battlefield, best, tried, t0)
 
 
-def solve_selection(move: CloseMove11e, options: SolveOptions, deadline: float) -> Attempt:
-    """The best placement on the candidates for one selection."""
+@dataclass
+class Prepared:
+    """One selection's candidates, count levels, proven ceilings and construction search."""
+
+    move: CloseMove11e
+    c: cand.Candidates
+    starts: dict[str, int]
+    ceilings: dict[str, int]
+    settler: Settler
+
+    def reach(self) -> tuple[float, ...]:
+        """The ceilings as `Attempt.key` orders the counts (movement left out)."""
+        first = self.ceilings.get("engaged_closest", 0)
+        return (first, self.ceilings.get("on_objective", 0), self.ceilings.get("engaged", first))
+
+    def attempt(self, state: SolveState) -> Attempt:
+        return Attempt(self.move.selection, self.move, state, self.c, self.starts)
+
+
+def prepare(move: CloseMove11e, options: SolveOptions) -> Prepared:
+    """The candidates of one selection and what is proven about them before any search."""
     sel = move.selection
     goal = Goal(sel.marker) if sel.mode == Mode.OBJECTIVE else Goal()
     c = move.candidates(options, goal)
     starts = move.start_spots(c)
+    names = [PRIMARY[1] if sel.mode == Mode.OBJECTIVE else PRIMARY[0]]
+    names += [] if one_count(move) else ["engaged"]
+    levels = levels_of(move, c, names)
+    ceilings = ceilings_of(move, c, levels, starts)
+    return Prepared(move, c, starts, ceilings, Settler(move, c, levels, starts))
+
+
+def solve_selection(
+    ready: Prepared,
+    built: tuple[dict[str, int], Counts] | None,
+    options: SolveOptions,
+    deadline: float,
+) -> Attempt:
+    """The best placement on the candidates for one selection by CP-SAT, with the
+    construction `built` (short of a ceiling) as its incumbent and hint."""
+    move, c, starts, settler = ready.move, ready.c, ready.starts, ready.settler
     classes: dict[int, list[str]] = {}
     for m in move.unit.models:
         if m.id not in move.fixed:
             classes.setdefault(c.base_keys.index(move.unit.base_of(m)), []).append(m.id)
+    sel = move.selection
     pm = assignment(c, move.limit_in, classes, symmetric=not _own_goals(move))
     if pm is None:
         return Attempt(sel, move, SolveState(None, [], "INFEASIBLE"), c, starts)
@@ -118,12 +193,27 @@ def solve_selection(move: CloseMove11e, options: SolveOptions, deadline: float) 
         seed=options.seed,
         workers=REPEATABLE_WORKERS,
         presolve=options.presolve,
-        hint=list(starts.values()),
+        hint=list((built[0] if built else starts).values()),
         need_connected=len(move.unit.models) > 1,
+        incumbent=built,
+        improve=_improver(settler) if built else None,
     )
     if state.assignment is not None:
         state.assignment = {**state.assignment, **{m: starts[m] for m in move.fixed}}
     return Attempt(sel, move, state, c, starts)
+
+
+def _improver(settler: Settler) -> Callable[[dict[str, int]], tuple[dict[str, int], Counts]]:
+    """Each stage's answer improved by the construction's local search (kept as it is where
+    the search's stricter span margin refuses it)."""
+
+    def improve(placed: dict[str, int]) -> tuple[dict[str, int], Counts]:
+        placed = {**placed, **settler.pinned}
+        if settler.legal(placed):
+            placed = settler.climb(placed)
+        return placed, settler.counts(placed)
+
+    return improve
 
 
 def one_count(move: CloseMove11e) -> bool:
@@ -255,7 +345,7 @@ def _result(
 ) -> Result:
     state, move = best.state, best.move
     proof = None
-    proven = all(a.state.status in ("OPTIMAL", "INFEASIBLE") for a in tried)
+    proven = all(a.state.status in ("OPTIMAL", "INFEASIBLE", "DOMINATED") for a in tried)
     if state.assignment is not None:
         status = Status.OPTIMAL if proven and state.status == "OPTIMAL" else Status.FEASIBLE
         poses = poses_of(best.c, state.assignment)
@@ -305,6 +395,9 @@ def _result(
             "selected": list(best.selection.targets)
             or ([best.selection.marker.id] if best.selection.marker else []),
             "selections_tried": [a.selection.words for a in tried],
+            "selections_dominated": [
+                a.selection.words for a in tried if a.state.status == "DOMINATED"
+            ],
         },
     )
 
