@@ -5,7 +5,7 @@ where an answer splits, and heuristic incumbents and ceilings settle stages with
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from chargeopt.solver.core import clock
@@ -78,6 +78,7 @@ class _Runner:
     workers: int
     presolve: bool
     cuts: int = 0
+    parameters: Mapping[str, object] | None = None
 
     def run(
         self, seconds: float, floor: float | None = None, steady: float | None = None
@@ -91,6 +92,8 @@ class _Runner:
         while True:
             solver = cp_model.CpSolver()
             solver.parameters.cp_model_presolve = self.presolve
+            for name, value in (self.parameters or {}).items():
+                setattr(solver.parameters, name, value)
             code = clock.run(
                 solver,
                 self.pm.model,
@@ -131,14 +134,16 @@ def solve_ordered(
     need_connected: bool = True,
     incumbent: tuple[dict[str, int], dict[str, float]] | None = None,
     improve: Callable[[dict[str, int]], tuple[dict[str, int], dict[str, float]]] | None = None,
+    parameters: Mapping[str, object] | None = None,
 ) -> SolveState:
     """Optimise objectives in order, fixing each optimum before the next; keep the unit one
     connected group by lazy cuts. Every CP-SAT status is mapped explicitly. An `incumbent`
     (a placement already known to satisfy every constraint, with its objective values) settles
     each stage whose ceiling it meets without calling the solver; `improve` turns each stage's
-    answer into a better incumbent for the stages after it (a local search)."""
+    answer into a better incumbent for the stages after it (a local search). `parameters` are
+    further CP-SAT parameters of every call (the caller's tuning, e.g. probing off)."""
     deadline = clock.now() + time_limit_s
-    runner = _Runner(pm, adjacency, need_connected, seed, workers, presolve)
+    runner = _Runner(pm, adjacency, need_connected, seed, workers, presolve, parameters=parameters)
     best: dict[str, int] | None = incumbent[0] if incumbent is not None else None
     stages: list[StageOutcome] = []
     overall = "OPTIMAL"
