@@ -230,6 +230,7 @@ def place(
             workers=min(2, options.workers),
             presolve=True,
             parameters=CPSAT_PARAMETERS,
+            settle_below_ceiling=True,
             hint=list(hint.values()) if hint else None,
             need_connected=len(scenario.acting_unit.models) > 1,
             incumbent=incumbent if not far_pairs else None,
