@@ -5,7 +5,7 @@ where an answer splits, and heuristic incumbents and ceilings settle stages with
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from chargeopt.solver.core import clock
@@ -30,6 +30,9 @@ against 1.25 s with two; example 2: 3.3 s against 3.2 s)."""
 
 CEILING_SECONDS = 1.0
 """How long the solver may try to reach a proven ceiling before optimising instead."""
+DESCENT_STEPS = 3
+"""With `settle_below_ceiling`: how many values under a refuted ceiling are asked as
+feasibility questions in turn before optimising instead."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,8 @@ class _Runner:
     workers: int
     presolve: bool
     cuts: int = 0
+    parameters: Mapping[str, object] | None = None
+    settle_below_ceiling: bool = False
 
     def run(
         self, seconds: float, floor: float | None = None, steady: float | None = None
@@ -91,6 +96,8 @@ class _Runner:
         while True:
             solver = cp_model.CpSolver()
             solver.parameters.cp_model_presolve = self.presolve
+            for name, value in (self.parameters or {}).items():
+                setattr(solver.parameters, name, value)
             code = clock.run(
                 solver,
                 self.pm.model,
@@ -131,14 +138,29 @@ def solve_ordered(
     need_connected: bool = True,
     incumbent: tuple[dict[str, int], dict[str, float]] | None = None,
     improve: Callable[[dict[str, int]], tuple[dict[str, int], dict[str, float]]] | None = None,
+    parameters: Mapping[str, object] | None = None,
+    settle_below_ceiling: bool = False,
 ) -> SolveState:
     """Optimise objectives in order, fixing each optimum before the next; keep the unit one
     connected group by lazy cuts. Every CP-SAT status is mapped explicitly. An `incumbent`
     (a placement already known to satisfy every constraint, with its objective values) settles
     each stage whose ceiling it meets without calling the solver; `improve` turns each stage's
-    answer into a better incumbent for the stages after it (a local search)."""
+    answer into a better incumbent for the stages after it (a local search). `parameters` are
+    further CP-SAT parameters of every call (the caller's tuning, e.g. probing off). With
+    `settle_below_ceiling`, a refuted ceiling is lowered by one and asked again (a few times):
+    a feasibility question is far cheaper than an optimisation proving the same value, and a
+    stage whose lowered ceiling meets the incumbent is settled by it."""
     deadline = clock.now() + time_limit_s
-    runner = _Runner(pm, adjacency, need_connected, seed, workers, presolve)
+    runner = _Runner(
+        pm,
+        adjacency,
+        need_connected,
+        seed,
+        workers,
+        presolve,
+        parameters=parameters,
+        settle_below_ceiling=settle_below_ceiling,
+    )
     best: dict[str, int] | None = incumbent[0] if incumbent is not None else None
     stages: list[StageOutcome] = []
     overall = "OPTIMAL"
@@ -231,14 +253,24 @@ def _stage(pm: PlacementModel, runner: _Runner, obj: Objective, budget: float, f
     """Solve one stage: the ceiling as a feasibility question first (briefly), else optimise."""
     t_end = clock.now() + budget
     if obj.maximise and obj.ceiling is not None and (floor is None or floor < obj.ceiling):
-        at_ceiling = pm.model.NewBoolVar(f"{obj.name}>=ceiling")
-        pm.model.Add(obj.expr >= obj.ceiling).OnlyEnforceIf(at_ceiling)
-        pm.model.ClearObjective()
-        pm.model.AddAssumptions([at_ceiling])
-        status, used, solver = runner.run(min(CEILING_SECONDS, max(0.05, budget * 0.2)))
-        pm.model.ClearAssumptions()
-        if used:
-            return "OPTIMAL", used, solver, float(obj.ceiling), float(obj.ceiling)
+        target = obj.ceiling
+        while True:
+            at_ceiling = pm.model.NewBoolVar(f"{obj.name}>={target}")
+            pm.model.Add(obj.expr >= target).OnlyEnforceIf(at_ceiling)
+            pm.model.ClearObjective()
+            pm.model.AddAssumptions([at_ceiling])
+            status, used, solver = runner.run(min(CEILING_SECONDS, max(0.05, budget * 0.2)))
+            pm.model.ClearAssumptions()
+            if used:
+                return "OPTIMAL", used, solver, float(target), float(target)
+            if not runner.settle_below_ceiling or status != "INFEASIBLE":
+                break
+            target -= 1
+            pm.model.Add(obj.expr <= target)
+            if floor is not None and floor >= target:
+                return "BOUNDED", [], solver, floor, floor
+            if obj.ceiling - target > DESCENT_STEPS or clock.now() >= t_end:
+                break
     if obj.maximise:
         pm.model.Maximize(obj.expr)
     else:
