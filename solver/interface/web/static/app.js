@@ -1314,7 +1314,7 @@ async function start() {
   state.tableEdges = reply.data.table_edges;
   $("tts-ruleset").replaceChildren(...reply.data.tts_rulesets.map((r) => new Option(r, r)));
   const mb = reply.data.max_request_bytes / 1e6;
-  $("limits").textContent = `This server takes scenarios of up to ${reply.data.max_models} models (${mb} MB a request) and solves for at most ${state.timeLimit} s.`;
+  $("limits").textContent = `This server takes scenarios of up to ${reply.data.max_models} models (${mb} MB a request) and gives a solve at most ${state.timeLimit} s of work (the same answer on a busy machine, later).`;
   $("time-limit").value = state.timeLimit;
   $("time-limit").max = state.timeLimit;
   if (reply.data.file) await openScenarioText(reply.data.file, reply.data.text);
