@@ -127,10 +127,9 @@ def create_app(
         return out
 
     def _problems(data: dict[str, Any], name: str) -> list[dict[str, str]]:
-        """The board's problems, and those of walls through the last unit's models (an
-        11th-edition area's walls, which the start layout's check does not read)."""
-        _, scenario, problems, _ = _judged(data, name)
-        return [*problems, *data_set.through_walls(scenario, len(data["units"]) - 1)]
+        """The board's problems as the start layout's check finds them (overlaps, terrain,
+        an 11th-edition area's walls)."""
+        return _judged(data, name)[2]
 
     def save(payload: dict[str, Any]) -> dict[str, Any]:
         name, data = _document(payload)

@@ -240,25 +240,3 @@ def place_unit(
 def refusal_lines(exc: ScenarioError) -> list[dict[str, str]]:
     """A board's refusal as {key, line} problems."""
     return [{"key": k, "line": t} for (k, _, _), t in zip(exc.problems, exc.lines(), strict=True)]
-
-
-def through_walls(scenario: Any, unit_index: int) -> list[dict[str, str]]:
-    """The models of the unit at `unit_index` whose base meets a wall of an 11th-edition area
-    (a model cannot stand partway through a wall), as {key, line} problems."""
-    from chargeopt.geometry import Footprint
-    from chargeopt.geometry.terrain_11e import wall_shapes
-
-    walls = [(piece.id, shape) for piece in scenario.terrain for shape in wall_shapes(piece)]
-    unit = scenario.units[unit_index]
-    out = []
-    for mi, model in enumerate(unit.models):
-        base = Footprint(unit.base_of(model), model.x, model.y, model.z, model.facing).polygon
-        hit = next((wall_id for wall_id, shape in walls if base.intersects(shape)), None)
-        if hit is not None:
-            out.append(
-                {
-                    "key": f"units[{unit_index}].models[{mi}]",
-                    "line": f"model {model.id!r} would stand through a wall of {hit!r}",
-                }
-            )
-    return out

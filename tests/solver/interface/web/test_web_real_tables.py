@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 import pytest
@@ -321,8 +322,8 @@ def test_a_save_takes_its_bases_from_datasheets_named_by_nickname(client: TestCl
 
 
 def test_a_unit_is_never_placed_through_an_areas_wall(client: TestClient) -> None:
-    """The start layout's check does not read an 11th-edition area's walls; Add unit does: a
-    point on a wall of "Take vs Take 01" is refused, naming the models and the wall."""
+    """A point on a wall of "Take vs Take 01" is refused by the start layout's check, naming
+    the model, how deep it stands through the wall and the wall's terrain."""
     pytest.importorskip("wh40kdc")
     from chargeopt.models.layouts import find_layout, layout_terrain
 
@@ -342,6 +343,8 @@ def test_a_unit_is_never_placed_through_an_areas_wall(client: TestClient) -> Non
         },
     )
     assert reply.status_code == 422
-    assert reply.json()["error"][0] == (
-        f"Boyz does not fit there: model 'B1' would stand through a wall of {walled['id']!r}"
+    line = reply.json()["error"][0]
+    wall = rf"stands \d+\.\d\d\" partway through wall 1 of terrain {walled['id']!r}"
+    assert re.fullmatch(
+        rf"Boyz does not fit there: .*model 'B1' {wall}; move it out of the wall", line
     )
