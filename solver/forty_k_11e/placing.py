@@ -24,10 +24,11 @@ from chargeopt.solver.core.coherency_constraints import (
     neighbours,
 )
 from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
-from chargeopt.solver.core.greedy import greedy_assignment
+from chargeopt.solver.core.greedy import _OneMove, greedy_assignment
 from chargeopt.solver.core.ordered_solve import Objective, solve_ordered
 from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN
-from chargeopt.solver.forty_k_11e.heuristic import greedy_11e
+from chargeopt.solver.forty_k_11e.heuristic import _gaps_from, greedy_11e, legal
+from chargeopt.solver.forty_k_11e.least_movement_11e import MoveRules, shortest
 from chargeopt.solver.options import SolveOptions
 
 DUTY_GAPS_IN = (0.5, 0.95, 1.95)
@@ -201,6 +202,7 @@ def place(
         top = {"within_1": 0}
     if incumbent is not None and all(incumbent[1][k] >= top[k] for k in top):
         placed, counts = incumbent
+        placed = shortest(charge_rules(c, scenario, roll, near), placed)
         return Placing(
             "OPTIMAL", placed, int(counts["within_1"]), int(counts["engaged"]), dict(top)
         )
@@ -251,6 +253,8 @@ def place(
                 return Placing("UNKNOWN", None, cuts=answer.cuts)
             continue
         answer.placed = state.assignment
+        if legal(c, scenario, roll, state.assignment):
+            answer.placed = shortest(charge_rules(c, scenario, roll, near), state.assignment)
         answer.status = "OPTIMAL" if state.status == "OPTIMAL" else "FEASIBLE"
         for stage in state.stages:
             if stage.name in ("within_1", "engaged") and np.isfinite(stage.bound):
@@ -259,6 +263,49 @@ def place(
         answer.engaged = _count(answer.placed, _engaged_mask(c))
         return answer
     return answer
+
+
+def charge_rules(
+    c: cand.Candidates, scenario: Scenario, roll: int, near: np.ndarray
+) -> MoveRules:
+    """What the charge's least-movement search keeps: each model within 1" stays within 1",
+    each engaged stays engaged, and every rule `heuristic.legal` checks (the 9" span too)."""
+    unit = scenario.acting_unit
+    engaged = _engaged_mask(c)
+    count = len(unit.models)
+    span = scenario.rules.coherency_unit_span_in
+    k = 1 if count > 1 else 0
+    classes: dict[int, list[str]] = {}
+    for m in unit.models:
+        classes.setdefault(c.base_keys.index(unit.base_of(m)), []).append(m.id)
+
+    def fits(placed: dict[str, int], mid: str):
+        one = _OneMove(c, scenario, placed, mid, k)
+        others = [p for m, p in placed.items() if m != mid]
+
+        def ok(q: int) -> bool:
+            if not one(q):
+                return False
+            if span is None or not others:
+                return True
+            return bool((_gaps_from(c, q)[others] <= span - PAIR_MARGIN_IN).all())
+
+        return ok
+
+    def key(placed: dict[str, int]) -> tuple[float, ...]:
+        return (float(_count(placed, near)), float(_count(placed, engaged)))
+
+    return MoveRules(
+        c=c,
+        index={m.id: i for i, m in enumerate(unit.models)},
+        flags=[[near] * count, [engaged] * count],
+        pinned={},
+        fits=fits,
+        legal=lambda placed: legal(c, scenario, roll, placed),
+        key=key,
+        classes=classes,
+        limit_in=float(roll),
+    )
 
 
 def _candidate_ceilings(
