@@ -124,9 +124,11 @@ its reach (a sliver the lattice and rings can miss); one with room to spare does
 def _sliver_spots(
     scenario: Scenario, base: object, targets: list[Footprint], roll: int
 ) -> np.ndarray:
-    """For each model on `base` and each target model: the farthest spot straight toward it,
-    and where the circle of the roll around the model's start meets the target's 1" and 2"
-    bands (the corners of the sliver a barely reaching model can use)."""
+    """For each model on `base` and each of its nearest target models: the farthest spot
+    straight toward it, the nearest straight toward it inside its 1" and 2" bands (the least
+    movement that meets each duty), and where the circle of the roll around the model's start
+    meets the target's 1" and 2" bands (the corners of the sliver a barely reaching model can
+    use)."""
     unit = scenario.acting_unit
     rows = []
     reach = roll - ROLL_MARGIN_IN - SLIVER_EPSILON_IN
@@ -144,6 +146,9 @@ def _sliver_spots(
             if step > 0 and d - r_sum - SLIVER_GAPS_IN[-1] > reach - SLIVER_BAND_IN:
                 rows.append((m.x + dx / d * step, m.y + dy / d * step))
             for gap in SLIVER_GAPS_IN:
+                along = d - r_sum - gap
+                if 0 < along <= reach:
+                    rows.append((m.x + dx / d * along, m.y + dy / d * along))
                 r2 = r_sum + gap
                 if d > reach + r2 or d < abs(reach - r2) or d - r2 < reach - SLIVER_BAND_IN:
                     continue

@@ -1,0 +1,48 @@
+"""The 11th-edition charge's least-movement tie break on layouts whose least movement is known
+in closed form: each model's nearest spot within 1" of a target lies straight toward it, 1"
+(less the printing margin) from its edge.
+
+32mm bases: diameter D = 1.25984"; distances are edge to edge."""
+
+from __future__ import annotations
+
+from builders import make_scenario
+
+from chargeopt.geometry.checker import check_placement
+from chargeopt.models import Status
+from chargeopt.solver import SolveOptions, solve
+from chargeopt.solver.core.tolerances import MARGIN_IN
+
+D = 32 / 25.4
+OPTIONS = SolveOptions(time_limit_s=10.0, roll_table=False)
+
+
+def test_a_lone_charger_moves_straight_to_the_edge_of_the_1_inch_band() -> None:
+    """A marine 5" from B1 on a roll of 8: within 1" and engaged (both ceilings 1), and the
+    least movement is 5 - 1 = 4" (plus the margin that keeps the printed spot within 1")."""
+    scenario = make_scenario(
+        [(30.0 - D - 5.0, 15.0)], {"B": [(30.0, 15.0)]}, targets=("B",), ruleset="40k-11e", roll=8
+    )
+    result = solve(scenario, options=OPTIONS)
+    assert result.status == Status.OPTIMAL
+    assert result.objective["within_1"] == 1
+    assert abs(result.objective["movement_in"] - (4.0 + MARGIN_IN)) <= 0.01
+    assert check_placement(scenario, result.placements) == []
+
+
+def test_two_chargers_each_move_straight_to_the_target_in_front() -> None:
+    """Two marines side by side (0.5" apart), each 5" in front of its own enemy model: each
+    moves 4" straight ahead (a swap or a sidestep only moves more), 8" in all."""
+    pitch = D + 0.5
+    scenario = make_scenario(
+        [(30.0 - D - 5.0, 15.0), (30.0 - D - 5.0, 15.0 + pitch)],
+        {"B": [(30.0, 15.0), (30.0, 15.0 + pitch)]},
+        targets=("B",),
+        ruleset="40k-11e",
+        roll=8,
+    )
+    result = solve(scenario, options=OPTIONS)
+    assert result.status == Status.OPTIMAL
+    assert (result.objective["within_1"], result.objective["engaged"]) == (2, 2)
+    assert abs(result.objective["movement_in"] - 2 * (4.0 + MARGIN_IN)) <= 0.01
+    assert check_placement(scenario, result.placements) == []
