@@ -270,9 +270,7 @@ def place(
     return answer
 
 
-def charge_rules(
-    c: cand.Candidates, scenario: Scenario, roll: int, near: np.ndarray
-) -> MoveRules:
+def charge_rules(c: cand.Candidates, scenario: Scenario, roll: int, near: np.ndarray) -> MoveRules:
     """What the charge's least-movement search keeps: each model within 1" stays within 1",
     each engaged stays engaged, and every rule `heuristic.legal` checks (the 9" span too)."""
     unit = scenario.acting_unit
