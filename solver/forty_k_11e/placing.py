@@ -68,15 +68,20 @@ def candidates_11e(
     roll: int,
     options: SolveOptions,
     least: int | None = None,
+    more: dict[int, np.ndarray] | None = None,
 ) -> cand.Candidates:
     """The charge's candidates (shared with the 10th: rings, lattice, reach along legal paths,
     ends closer, clear of non-targets), with rings where the duties are met, the sliver spots
     of `roll` (a smaller roll, a minimum roll's probe, uses the same candidates, those its
     reach allows), and none through a wall or an enclosed block, nor on a dense area the unit
-    cannot cross (it may climb over one, or fly over it, but not end there)."""
+    cannot cross (it may climb over one, or fly over it, but not end there); `more`: extra
+    spots per base index (`refined`)."""
 
     def rings(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
         rows = [_sliver_spots(scenario, base, targets, roll)]
+        bi = bases.index(base)
+        if more and bi in more:
+            rows.append(more[bi])
         angles = 2 * np.pi * np.arange(DUTY_ANGLES) / DUTY_ANGLES
         for t in targets:
             if t.z > 1e-6:
@@ -88,6 +93,8 @@ def candidates_11e(
                 rows.append(np.column_stack((xs, ys, np.zeros(n), np.full(n, -1.0), angles)))
         return np.vstack(rows) if rows else np.empty((0, 5))
 
+    unit = scenario.acting_unit
+    bases = list(dict.fromkeys(unit.base_of(m) for m in unit.models))
     coarse = replace(options, contact_step_deg=max(options.contact_step_deg, CONTACT_STEP_DEG))
     c = cand.generate(scenario, battlefield, roll, coarse, extra=rings)
     zones = [z.shape for z in no_end_zones(scenario.rules, battlefield)]
@@ -268,6 +275,90 @@ def place(
         answer.engaged = _count(answer.placed, _engaged_mask(c))
         return answer
     return answer
+
+
+REFINE_ROUNDS = 2
+"""Rounds of fine spots around an answer (a count, not seconds)."""
+REFINE_DEGREES = np.arange(-10.0, 10.5, 1.0)
+"""Around each model's nearest target model: the angles (from the model's spot) of the fine
+spots, at the spot's own gap, at base contact and at the 1" and 2" bands' edges."""
+
+
+def refined(
+    c: cand.Candidates,
+    placed: dict[str, int],
+    scenario: Scenario,
+    battlefield: Battlefield,
+    reach_in: float,
+    options: SolveOptions,
+    roll: int,
+) -> tuple[cand.Candidates, dict[str, int]]:
+    """The answer's movement shortened over the same candidates plus fine spots around it (the
+    duty rings step 10 degrees, a corner beside terrain may lie between): each model keeps
+    its counts and every rule; the candidates and placement are kept unless this moves less."""
+    for _ in range(REFINE_ROUNDS):
+        finer = candidates_11e(
+            scenario, battlefield, int(reach_in), options, more=_fine_spots(c, placed, scenario)
+        )
+        at = {_pose_key(finer, q): q for q in range(len(finer))}
+        mapped = {m: at.get(_pose_key(c, p)) for m, p in placed.items()}
+        if any(q is None for q in mapped.values()):
+            return c, placed
+        near, was = within_one(finer, scenario), within_one(c, scenario)
+        engaged_now, engaged_was = _engaged_mask(finer), _engaged_mask(c)
+        same = all(
+            near[mapped[m]] == was[p] and engaged_now[mapped[m]] == engaged_was[p]
+            for m, p in placed.items()
+        )
+        if not same or not legal(finer, scenario, roll, mapped):
+            return c, placed
+        better = shortest(charge_rules(finer, scenario, roll, near), mapped)
+        moved = sum(float(finer.reach[m][q]) for m, q in better.items())
+        if moved >= sum(float(c.reach[m][p]) for m, p in placed.items()) - 0.01:
+            return c, placed
+        c, placed = finer, better
+    return c, placed
+
+
+def _pose_key(c: cand.Candidates, p: int) -> tuple:
+    return (
+        int(c.base_of[p]),
+        round(float(c.x[p]), 6),
+        round(float(c.y[p]), 6),
+        round(float(c.z[p]), 6),
+        round(float(c.facing[p]), 6),
+    )
+
+
+def _fine_spots(
+    c: cand.Candidates, placed: dict[str, int], scenario: Scenario
+) -> dict[int, np.ndarray]:
+    """Per base index: around each placed model's nearest target model, spots every degree
+    within `REFINE_DEGREES` of the model's angle, at its gap, at contact and at the bands."""
+    targets = [t for t in cand.surroundings(scenario).targets if t.z <= 1e-6]
+    out: dict[int, list[np.ndarray]] = {}
+    if not targets:
+        return {}
+    for p in placed.values():
+        bi = int(c.base_of[p])
+        base = c.base_keys[bi]
+        t = min(targets, key=lambda f: np.hypot(f.x - c.x[p], f.y - c.y[p]))
+        r_sum = t.radius_in + base.circumradius_in
+        now = float(np.hypot(c.x[p] - t.x, c.y[p] - t.y))
+        angle = float(np.arctan2(c.y[p] - t.y, c.x[p] - t.x))
+        angles = angle + np.radians(REFINE_DEGREES)
+        for r in (
+            now,
+            r_sum + MARGIN_IN + SLIVER_EPSILON_IN,
+            r_sum + SLIVER_GAPS_IN[0],
+            r_sum + SLIVER_GAPS_IN[1],
+        ):
+            n = len(angles)
+            xs, ys = t.x + r * np.cos(angles), t.y + r * np.sin(angles)
+            out.setdefault(bi, []).append(
+                np.column_stack((xs, ys, np.zeros(n), np.full(n, -1.0), angles))
+            )
+    return {bi: np.vstack(rows) for bi, rows in out.items()}
 
 
 def charge_rules(c: cand.Candidates, scenario: Scenario, roll: int, near: np.ndarray) -> MoveRules:
