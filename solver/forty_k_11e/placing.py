@@ -69,17 +69,20 @@ def candidates_11e(
     options: SolveOptions,
     least: int | None = None,
     more: dict[int, np.ndarray] | None = None,
+    only: bool = False,
 ) -> cand.Candidates:
     """The charge's candidates (shared with the 10th: rings, lattice, reach along legal paths,
     ends closer, clear of non-targets), with rings where the duties are met, the sliver spots
     of `roll` (a smaller roll, a minimum roll's probe, uses the same candidates, those its
     reach allows), and none through a wall or an enclosed block, nor on a dense area the unit
-    cannot cross (it may climb over one, or fly over it, but not end there); `more`: extra
-    spots per base index (`refined`)."""
+    cannot cross (it may climb over one, or fly over it, but not end there). `more`: extra
+    spots per base index; with `only`, those alone (`refined`)."""
 
     def rings(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
-        rows = [_sliver_spots(scenario, base, targets, roll)]
         bi = bases.index(base)
+        if only:
+            return more[bi] if more and bi in more else np.empty((0, 5))
+        rows = [_sliver_spots(scenario, base, targets, roll)]
         if more and bi in more:
             rows.append(more[bi])
         angles = 2 * np.pi * np.arange(DUTY_ANGLES) / DUTY_ANGLES
@@ -96,7 +99,7 @@ def candidates_11e(
     unit = scenario.acting_unit
     bases = list(dict.fromkeys(unit.base_of(m) for m in unit.models))
     coarse = replace(options, contact_step_deg=max(options.contact_step_deg, CONTACT_STEP_DEG))
-    c = cand.generate(scenario, battlefield, roll, coarse, extra=rings)
+    c = cand.generate(scenario, battlefield, roll, coarse, extra=rings, only_extra=only)
     zones = [z.shape for z in no_end_zones(scenario.rules, battlefield)]
     keywords = scenario.acting_unit.keyword_set
     zones += [shape for _, shape in movement_blockers(scenario.rules, keywords, battlefield)]
@@ -297,9 +300,8 @@ def refined(
     duty rings step 10 degrees, a corner beside terrain may lie between): each model keeps
     its counts and every rule; the candidates and placement are kept unless this moves less."""
     for _ in range(REFINE_ROUNDS):
-        finer = candidates_11e(
-            scenario, battlefield, int(reach_in), options, more=_fine_spots(c, placed, scenario)
-        )
+        more = _fine_spots(c, placed, scenario)
+        finer = candidates_11e(scenario, battlefield, int(reach_in), options, more=more, only=True)
         at = {_pose_key(finer, q): q for q in range(len(finer))}
         mapped = {m: at.get(_pose_key(c, p)) for m, p in placed.items()}
         if any(q is None for q in mapped.values()):
@@ -333,8 +335,9 @@ def _pose_key(c: cand.Candidates, p: int) -> tuple:
 def _fine_spots(
     c: cand.Candidates, placed: dict[str, int], scenario: Scenario
 ) -> dict[int, np.ndarray]:
-    """Per base index: around each placed model's nearest target model, spots every degree
-    within `REFINE_DEGREES` of the model's angle, at its gap, at contact and at the bands."""
+    """Per base index: each placed model's spot, and around its nearest target model spots
+    every degree within `REFINE_DEGREES` of the model's angle, at its gap, at contact and at
+    the bands; on the written grid already (its four corners are then one spot)."""
     targets = [t for t in cand.surroundings(scenario).targets if t.z <= 1e-6]
     out: dict[int, list[np.ndarray]] = {}
     if not targets:
@@ -358,7 +361,11 @@ def _fine_spots(
             out.setdefault(bi, []).append(
                 np.column_stack((xs, ys, np.zeros(n), np.full(n, -1.0), angles))
             )
-    return {bi: np.vstack(rows) for bi, rows in out.items()}
+        here = [c.x[p], c.y[p], c.z[p], -1.0, float(c.angle[p])]
+        out.setdefault(bi, []).append(np.array([here]))
+    return {
+        bi: np.unique(cand.on_written_grid(np.vstack(rows)), axis=0) for bi, rows in out.items()
+    }
 
 
 def charge_rules(c: cand.Candidates, scenario: Scenario, roll: int, near: np.ndarray) -> MoveRules:
