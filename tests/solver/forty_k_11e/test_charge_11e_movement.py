@@ -6,10 +6,14 @@ in closed form: each model's nearest spot within 1" of a target lies straight to
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
 from builders import make_scenario
 
 from chargeopt.geometry.checker import check_placement
 from chargeopt.models import Status
+from chargeopt.models.loading import load_scenario
 from chargeopt.solver import SolveOptions, solve
 from chargeopt.solver.core.tolerances import MARGIN_IN
 
@@ -45,4 +49,24 @@ def test_two_chargers_each_move_straight_to_the_target_in_front() -> None:
     assert result.status == Status.OPTIMAL
     assert (result.objective["within_1"], result.objective["engaged"]) == (2, 2)
     assert abs(result.objective["movement_in"] - 2 * (4.0 + MARGIN_IN)) <= 0.01
+    assert check_placement(scenario, result.placements) == []
+
+
+def test_a_corner_beside_dense_terrain_is_found_between_the_rings() -> None:
+    """forty-k-11e-v1 c05: a 60mm INFANTRY model at (12, 9.5) charges a 32mm model at (12,
+    16.5) through a 5" enclosed container (x 8-16, y 12-14) it may cross but not end on. The
+    least movement ends at the corner of the container's edge (centre y >= 14 + R60 + margin)
+    and base contact (centres R60 + R32 + margins apart), 5.832" away in a straight line; the
+    duty rings step 10 degrees, the refinement's fine spots 1 degree (within 0.02")."""
+    path = Path(__file__).parents[3] / "benchmarks/forty-k-11e-v1/c05-dense-infantry-through.toml"
+    scenario = load_scenario(path)
+    r60, r32 = 30 / 25.4, 16 / 25.4
+    y = 14.0 + r60 + MARGIN_IN
+    dy = 16.5 - y
+    dx = math.sqrt((r60 + r32 + MARGIN_IN + 1e-4) ** 2 - dy**2)
+    least = math.hypot(dx, y - 9.5)
+    result = solve(scenario, options=OPTIONS)
+    assert result.status == Status.OPTIMAL
+    assert (result.objective["within_1"], result.objective["engaged"]) == (1, 1)
+    assert least - 0.002 <= result.objective["movement_in"] <= least + 0.02
     assert check_placement(scenario, result.placements) == []
