@@ -10,12 +10,18 @@ import math
 from pathlib import Path
 
 from builders import make_scenario
+from hypothesis import HealthCheck, Phase, assume, given, note, settings
+from test_charge_11e_properties import charges_11e
 
+from chargeopt.geometry import Battlefield
 from chargeopt.geometry.checker import check_placement
-from chargeopt.models import Status
+from chargeopt.models import Scenario, Status
 from chargeopt.models.loading import load_scenario
 from chargeopt.solver import SolveOptions, solve
 from chargeopt.solver.core.tolerances import MARGIN_IN
+from chargeopt.solver.forty_k_11e.heuristic import greedy_11e, legal
+from chargeopt.solver.forty_k_11e.least_movement_11e import shortest
+from chargeopt.solver.forty_k_11e.placing import candidates_11e, charge_rules, within_one
 
 D = 32 / 25.4
 OPTIONS = SolveOptions(time_limit_s=10.0, roll_table=False)
@@ -70,3 +76,31 @@ def test_a_corner_beside_dense_terrain_is_found_between_the_rings() -> None:
     assert (result.objective["within_1"], result.objective["engaged"]) == (1, 1)
     assert least - 0.002 <= result.objective["movement_in"] <= least + 0.02
     assert check_placement(scenario, result.placements) == []
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=(Phase.explicit, Phase.generate),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(charges_11e())
+def test_the_least_movement_search_keeps_every_count_and_rule(scenario: Scenario) -> None:
+    """On random small charges, the greedy's placement through `shortest`: still legal, as
+    many within 1" and engaged (a model may trade its spot with a mate on its base), never
+    more movement."""
+    note(scenario.model_dump_json(exclude_defaults=True))
+    assume(scenario.action.targets)
+    roll = int(scenario.action.roll or 0)
+    c = candidates_11e(scenario, Battlefield.from_scenario(scenario), roll, SolveOptions())
+    near = within_one(c, scenario)
+    found = greedy_11e(c, scenario, roll, near)
+    assume(found is not None)
+    placed = found[0]
+    rules = charge_rules(c, scenario, roll, near)
+    shorter = shortest(rules, placed)
+    assert legal(c, scenario, roll, shorter)
+    assert rules.key(shorter) == rules.key(placed)
+    assert rules.moved(shorter) <= rules.moved(placed) + 1e-9
