@@ -131,11 +131,13 @@ def generate(
     may_end: EndRule | None = None,
     extra: ExtraPoints | None = None,
     stays: bool = False,
+    only_extra: bool = False,
 ) -> Candidates:
     """All candidates for the acting unit of a charge, filtered and with reach per model.
     Other moves toward the action's targets pass their own end rule (`may_end`), extra poses
     (`extra`, filtered like the rest), `stays` (every model's start pose is a candidate,
-    unfiltered: it passed the start-layout checks, and only that model may end there)."""
+    unfiltered: it passed the start-layout checks, and only that model may end there);
+    `only_extra`: the extra poses alone (no rings or lattice: a small set around an answer)."""
     rules = scenario.rules
     unit = scenario.acting_unit
     around = surroundings(scenario)
@@ -149,17 +151,21 @@ def generate(
     for bi, base in enumerate(bases):
         for fi, f in enumerate(_facings(base, unit, options)):
             ring_base = (bi * options.oval_facings + fi) * 3 * len(targets)
-            pts = raw_points(
-                scenario,
-                unit,
-                base,
-                roll_max,
-                options,
-                targets,
-                sorted(set(surfaces)),
-                ring_base,
-                f,
-                lattice=fi == 0,
+            pts = (
+                np.empty((0, 5))
+                if only_extra
+                else raw_points(
+                    scenario,
+                    unit,
+                    base,
+                    roll_max,
+                    options,
+                    targets,
+                    sorted(set(surfaces)),
+                    ring_base,
+                    f,
+                    lattice=fi == 0,
+                )
             )
             if extra is not None:
                 pts = np.vstack([pts, grid_corners(extra(base, f, targets))])

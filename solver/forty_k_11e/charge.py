@@ -23,7 +23,7 @@ from chargeopt.solver.core import clock
 from chargeopt.solver.core.dice import chance_at_least, chance_with_reroll
 from chargeopt.solver.core.polish import poses_of
 from chargeopt.solver.forty_k.placements import placements_at, stay_put
-from chargeopt.solver.forty_k_11e.placing import Placing, candidates_11e, place
+from chargeopt.solver.forty_k_11e.placing import Placing, candidates_11e, place, refined
 from chargeopt.solver.forty_k_11e.proofs import span_impossibility
 from chargeopt.solver.forty_k_11e.targets import least_roll, target_sets
 from chargeopt.solver.options import SolveOptions
@@ -262,6 +262,7 @@ def _at_roll(
         return SetAnswer(targets, roll, Status.INFEASIBLE, proof=reason, straight_line=ceiling)
     if shared is not None and "candidates" in shared and int(shared["upto"]) >= roll:
         c = shared["candidates"]
+        reach = int(move_allowance_in(sub, int(shared["upto"])))
     else:
         upto = int(shared["upto"]) if shared is not None else roll
         reach = int(move_allowance_in(sub, max(upto, roll)))
@@ -272,6 +273,8 @@ def _at_roll(
     answer = SetAnswer(targets, roll, Status.UNKNOWN, candidates=len(c), straight_line=ceiling)
     if placing.placed is None:
         return answer
+    if not feasibility:
+        c, placing.placed = refined(c, placing.placed, sub, battlefield, reach, options, move)
     placements = placements_at(sub, battlefield, poses_of(c, placing.placed))
     answer.status = Status.OPTIMAL if placing.status == "OPTIMAL" else Status.FEASIBLE
     if feasibility:

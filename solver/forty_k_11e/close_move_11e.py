@@ -51,6 +51,9 @@ with more eligible units, each alone and all of them."""
 
 BAND_GAPS_IN = (0.5, 1.0, 1.5, 1.9)
 BAND_STEP_DEG = 10.0
+RIM_SPOTS = 180
+"""Spots on the rim of an objective's range (every 2 degrees): the nearest spot in range
+lies on the rim, and the models share it out."""
 
 
 class Mode(StrEnum):
@@ -191,7 +194,8 @@ class CloseMove11e(CloseMove):
 
     def extra_points(self, options: SolveOptions, goal: Goal) -> cand.ExtraPoints:
         """The 10th edition's extra poses toward enemies; toward an objective, centres on
-        three circles about the marker (its centre, half way, the rim of the range)."""
+        three circles about the marker (its centre, half way, the rim of the range: there
+        every `RIM_SPOTS`-th of a turn, where the least movement into range lies)."""
         if goal.marker is None:
             tenth = super().extra_points(options, goal)
             selected = [self.enemies[j] for j in self.target_cols]
@@ -208,10 +212,10 @@ class CloseMove11e(CloseMove):
             )
             rows = [(marker.x, marker.y, marker.z, -1.0, 0.0)]
             count = max(8, round(360.0 / (options.contact_step_deg * 2)))
-            for r in (reach / 2, reach - 3 * MARGIN_IN):
+            for r, n in ((reach / 2, count), (reach - 3 * MARGIN_IN, RIM_SPOTS)):
                 if r <= 0:
                     continue
-                for a in np.linspace(0, 2 * np.pi, count, endpoint=False):
+                for a in np.linspace(0, 2 * np.pi, n, endpoint=False):
                     rows.append((marker.x + r * np.cos(a), marker.y + r * np.sin(a), 0.0, -1, 0))
             return np.array(rows, dtype=float)
 

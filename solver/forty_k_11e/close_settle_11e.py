@@ -16,13 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from chargeopt.solver.core import candidates as cand
-from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, assign_models
+from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE
 from chargeopt.solver.core.exact_limits import margin
 from chargeopt.solver.core.greedy import _OneMove, satisfies_all
 from chargeopt.solver.core.ordered_solve import SolveState, StageOutcome
 from chargeopt.solver.core.tolerances import PAIR_MARGIN_IN, ROLL_MARGIN_IN
 from chargeopt.solver.forty_k_11e.close_move_11e import CloseMove11e, Mode
 from chargeopt.solver.forty_k_11e.heuristic import _gaps_from, greedy_11e
+from chargeopt.solver.forty_k_11e.least_movement_11e import MoveRules, shortest
 
 Counts = dict[str, float]
 GREEDY_SEEDS = 6
@@ -290,39 +291,22 @@ class Settler:
         return idx[np.argsort(lengths[idx], kind="stable")]
 
     def shorten(self, placed: dict[str, int]) -> dict[str, int]:
-        """The least-movement tie break: each model (longest move first) to a spot it reaches
-        with a shorter move where it counts on every level it counted on; then, where the
-        models that move share their goal, the spots given to them by least total movement."""
+        """The least-movement tie break (`least_movement_11e.shortest`): each model keeps every
+        level it counts on; where the movers share their goal, the spots are re-matched."""
+        return shortest(self.move_rules(), placed)
 
-        def longest_first(current: dict[str, int]) -> list[str]:
-            free = [m for m in current if m not in self.pinned]
-            return sorted(free, key=lambda m: -self.c.reach[m][current[m]])
-
-        def shorter(current: dict[str, int], mid: str) -> np.ndarray:
-            i, lengths = self.index[mid], self.c.reach[mid]
-            ok = lengths < lengths[current[mid]] - 0.01
-            for name in self.levels.names:
-                if self.levels.flags[name][i][current[mid]]:
-                    ok &= self.levels.flags[name][i]
-            idx = np.flatnonzero(ok)
-            return idx[np.argsort(lengths[idx], kind="stable")]
-
-        classes = self._classes()
-        while True:
-            placed = self._search(placed, longest_first, shorter)
-            if classes is None:
-                return placed
-            matched = assign_models(
-                self.c, list(placed.values()), classes, self.pinned, self.move.limit_in
-            )
-            if (
-                set(matched) != set(placed)
-                or not self.legal(matched)
-                or self.key(matched) < self.key(placed)
-                or self.moved(matched) >= self.moved(placed) - 0.01
-            ):
-                return placed
-            placed = matched
+    def move_rules(self) -> MoveRules:
+        return MoveRules(
+            c=self.c,
+            index=self.index,
+            flags=[self.levels.flags[n] for n in self.levels.names],
+            pinned=self.pinned,
+            fits=self.fits,
+            legal=self.legal,
+            key=self.key,
+            classes=self._classes(),
+            limit_in=self.move.limit_in,
+        )
 
     def _classes(self) -> dict[int, list[str]] | None:
         """The movers by base, when they all share their closest selected units (then any of

@@ -24,10 +24,11 @@ from chargeopt.solver.core.coherency_constraints import (
     neighbours,
 )
 from chargeopt.solver.core.cpsat_blocks import MOVE_SCALE, add_no_overlap, assignment
-from chargeopt.solver.core.greedy import greedy_assignment
+from chargeopt.solver.core.greedy import _OneMove, greedy_assignment
 from chargeopt.solver.core.ordered_solve import Objective, solve_ordered
 from chargeopt.solver.core.tolerances import MARGIN_IN, PAIR_MARGIN_IN, ROLL_MARGIN_IN
-from chargeopt.solver.forty_k_11e.heuristic import greedy_11e
+from chargeopt.solver.forty_k_11e.heuristic import _gaps_from, greedy_11e, legal
+from chargeopt.solver.forty_k_11e.least_movement_11e import MoveRules, shortest
 from chargeopt.solver.options import SolveOptions
 
 DUTY_GAPS_IN = (0.5, 0.95, 1.95)
@@ -67,15 +68,23 @@ def candidates_11e(
     roll: int,
     options: SolveOptions,
     least: int | None = None,
+    more: dict[int, np.ndarray] | None = None,
+    only: bool = False,
 ) -> cand.Candidates:
     """The charge's candidates (shared with the 10th: rings, lattice, reach along legal paths,
     ends closer, clear of non-targets), with rings where the duties are met, the sliver spots
     of `roll` (a smaller roll, a minimum roll's probe, uses the same candidates, those its
     reach allows), and none through a wall or an enclosed block, nor on a dense area the unit
-    cannot cross (it may climb over one, or fly over it, but not end there)."""
+    cannot cross (it may climb over one, or fly over it, but not end there). `more`: extra
+    spots per base index; with `only`, those alone (`refined`)."""
 
     def rings(base: object, facing: float, targets: list[Footprint]) -> np.ndarray:
+        bi = bases.index(base)
+        if only:
+            return more[bi] if more and bi in more else np.empty((0, 5))
         rows = [_sliver_spots(scenario, base, targets, roll)]
+        if more and bi in more:
+            rows.append(more[bi])
         angles = 2 * np.pi * np.arange(DUTY_ANGLES) / DUTY_ANGLES
         for t in targets:
             if t.z > 1e-6:
@@ -87,8 +96,10 @@ def candidates_11e(
                 rows.append(np.column_stack((xs, ys, np.zeros(n), np.full(n, -1.0), angles)))
         return np.vstack(rows) if rows else np.empty((0, 5))
 
+    unit = scenario.acting_unit
+    bases = list(dict.fromkeys(unit.base_of(m) for m in unit.models))
     coarse = replace(options, contact_step_deg=max(options.contact_step_deg, CONTACT_STEP_DEG))
-    c = cand.generate(scenario, battlefield, roll, coarse, extra=rings)
+    c = cand.generate(scenario, battlefield, roll, coarse, extra=rings, only_extra=only)
     zones = [z.shape for z in no_end_zones(scenario.rules, battlefield)]
     keywords = scenario.acting_unit.keyword_set
     zones += [shape for _, shape in movement_blockers(scenario.rules, keywords, battlefield)]
@@ -123,9 +134,11 @@ its reach (a sliver the lattice and rings can miss); one with room to spare does
 def _sliver_spots(
     scenario: Scenario, base: object, targets: list[Footprint], roll: int
 ) -> np.ndarray:
-    """For each model on `base` and each target model: the farthest spot straight toward it,
-    and where the circle of the roll around the model's start meets the target's 1" and 2"
-    bands (the corners of the sliver a barely reaching model can use)."""
+    """For each model on `base` and each of its nearest target models: the farthest spot
+    straight toward it, the nearest straight toward it inside its 1" and 2" bands (the least
+    movement that meets each duty), and where the circle of the roll around the model's start
+    meets the target's 1" and 2" bands (the corners of the sliver a barely reaching model can
+    use)."""
     unit = scenario.acting_unit
     rows = []
     reach = roll - ROLL_MARGIN_IN - SLIVER_EPSILON_IN
@@ -143,6 +156,9 @@ def _sliver_spots(
             if step > 0 and d - r_sum - SLIVER_GAPS_IN[-1] > reach - SLIVER_BAND_IN:
                 rows.append((m.x + dx / d * step, m.y + dy / d * step))
             for gap in SLIVER_GAPS_IN:
+                along = d - r_sum - gap
+                if 0 < along <= reach:
+                    rows.append((m.x + dx / d * along, m.y + dy / d * along))
                 r2 = r_sum + gap
                 if d > reach + r2 or d < abs(reach - r2) or d - r2 < reach - SLIVER_BAND_IN:
                     continue
@@ -201,6 +217,7 @@ def place(
         top = {"within_1": 0}
     if incumbent is not None and all(incumbent[1][k] >= top[k] for k in top):
         placed, counts = incumbent
+        placed = shortest(charge_rules(c, scenario, roll, near), placed)
         return Placing(
             "OPTIMAL", placed, int(counts["within_1"]), int(counts["engaged"]), dict(top)
         )
@@ -251,6 +268,8 @@ def place(
                 return Placing("UNKNOWN", None, cuts=answer.cuts)
             continue
         answer.placed = state.assignment
+        if legal(c, scenario, roll, state.assignment):
+            answer.placed = shortest(charge_rules(c, scenario, roll, near), state.assignment)
         answer.status = "OPTIMAL" if state.status == "OPTIMAL" else "FEASIBLE"
         for stage in state.stages:
             if stage.name in ("within_1", "engaged") and np.isfinite(stage.bound):
@@ -259,6 +278,135 @@ def place(
         answer.engaged = _count(answer.placed, _engaged_mask(c))
         return answer
     return answer
+
+
+REFINE_ROUNDS = 2
+"""Rounds of fine spots around an answer (a count, not seconds)."""
+REFINE_DEGREES = np.arange(-10.0, 10.5, 1.0)
+"""Around each model's nearest target model: the angles (from the model's spot) of the fine
+spots, at the spot's own gap, at base contact and at the 1" and 2" bands' edges."""
+
+
+def refined(
+    c: cand.Candidates,
+    placed: dict[str, int],
+    scenario: Scenario,
+    battlefield: Battlefield,
+    reach_in: float,
+    options: SolveOptions,
+    roll: int,
+) -> tuple[cand.Candidates, dict[str, int]]:
+    """The answer's movement shortened over the same candidates plus fine spots around it (the
+    duty rings step 10 degrees, a corner beside terrain may lie between): each model keeps
+    its counts and every rule; the candidates and placement are kept unless this moves less."""
+    for _ in range(REFINE_ROUNDS):
+        more = _fine_spots(c, placed, scenario)
+        finer = candidates_11e(scenario, battlefield, int(reach_in), options, more=more, only=True)
+        at = {_pose_key(finer, q): q for q in range(len(finer))}
+        mapped = {m: at.get(_pose_key(c, p)) for m, p in placed.items()}
+        if any(q is None for q in mapped.values()):
+            return c, placed
+        near, was = within_one(finer, scenario), within_one(c, scenario)
+        engaged_now, engaged_was = _engaged_mask(finer), _engaged_mask(c)
+        same = all(
+            near[mapped[m]] == was[p] and engaged_now[mapped[m]] == engaged_was[p]
+            for m, p in placed.items()
+        )
+        if not same or not legal(finer, scenario, roll, mapped):
+            return c, placed
+        better = shortest(charge_rules(finer, scenario, roll, near), mapped)
+        moved = sum(float(finer.reach[m][q]) for m, q in better.items())
+        if moved >= sum(float(c.reach[m][p]) for m, p in placed.items()) - 0.01:
+            return c, placed
+        c, placed = finer, better
+    return c, placed
+
+
+def _pose_key(c: cand.Candidates, p: int) -> tuple:
+    return (
+        int(c.base_of[p]),
+        round(float(c.x[p]), 6),
+        round(float(c.y[p]), 6),
+        round(float(c.z[p]), 6),
+        round(float(c.facing[p]), 6),
+    )
+
+
+def _fine_spots(
+    c: cand.Candidates, placed: dict[str, int], scenario: Scenario
+) -> dict[int, np.ndarray]:
+    """Per base index: each placed model's spot, and around its nearest target model spots
+    every degree within `REFINE_DEGREES` of the model's angle, at its gap, at contact and at
+    the bands; on the written grid already (its four corners are then one spot)."""
+    targets = [t for t in cand.surroundings(scenario).targets if t.z <= 1e-6]
+    out: dict[int, list[np.ndarray]] = {}
+    if not targets:
+        return {}
+    for p in placed.values():
+        bi = int(c.base_of[p])
+        base = c.base_keys[bi]
+        t = min(targets, key=lambda f: np.hypot(f.x - c.x[p], f.y - c.y[p]))
+        r_sum = t.radius_in + base.circumradius_in
+        now = float(np.hypot(c.x[p] - t.x, c.y[p] - t.y))
+        angle = float(np.arctan2(c.y[p] - t.y, c.x[p] - t.x))
+        angles = angle + np.radians(REFINE_DEGREES)
+        for r in (
+            now,
+            r_sum + MARGIN_IN + SLIVER_EPSILON_IN,
+            r_sum + SLIVER_GAPS_IN[0],
+            r_sum + SLIVER_GAPS_IN[1],
+        ):
+            n = len(angles)
+            xs, ys = t.x + r * np.cos(angles), t.y + r * np.sin(angles)
+            out.setdefault(bi, []).append(
+                np.column_stack((xs, ys, np.zeros(n), np.full(n, -1.0), angles))
+            )
+        here = [c.x[p], c.y[p], c.z[p], -1.0, float(c.angle[p])]
+        out.setdefault(bi, []).append(np.array([here]))
+    return {
+        bi: np.unique(cand.on_written_grid(np.vstack(rows)), axis=0) for bi, rows in out.items()
+    }
+
+
+def charge_rules(c: cand.Candidates, scenario: Scenario, roll: int, near: np.ndarray) -> MoveRules:
+    """What the charge's least-movement search keeps: each model within 1" stays within 1",
+    each engaged stays engaged, and every rule `heuristic.legal` checks (the 9" span too)."""
+    unit = scenario.acting_unit
+    engaged = _engaged_mask(c)
+    count = len(unit.models)
+    span = scenario.rules.coherency_unit_span_in
+    k = 1 if count > 1 else 0
+    classes: dict[int, list[str]] = {}
+    for m in unit.models:
+        classes.setdefault(c.base_keys.index(unit.base_of(m)), []).append(m.id)
+
+    def fits(placed: dict[str, int], mid: str):
+        one = _OneMove(c, scenario, placed, mid, k)
+        others = [p for m, p in placed.items() if m != mid]
+
+        def ok(q: int) -> bool:
+            if not one(q):
+                return False
+            if span is None or not others:
+                return True
+            return bool((_gaps_from(c, q)[others] <= span - PAIR_MARGIN_IN).all())
+
+        return ok
+
+    def key(placed: dict[str, int]) -> tuple[float, ...]:
+        return (float(_count(placed, near)), float(_count(placed, engaged)))
+
+    return MoveRules(
+        c=c,
+        index={m.id: i for i, m in enumerate(unit.models)},
+        flags=[[near] * count, [engaged] * count],
+        pinned={},
+        fits=fits,
+        legal=lambda placed: legal(c, scenario, roll, placed),
+        key=key,
+        classes=classes,
+        limit_in=float(roll),
+    )
 
 
 def _candidate_ceilings(
