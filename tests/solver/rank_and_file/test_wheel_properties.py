@@ -74,8 +74,27 @@ def _wheeled_into_touch():
     return table([b, a], terrain=[rock], roll=12, ruleset=["tow", "wheel-chord"], fled=False)
 
 
+def _door_past_square():
+    """Issue 42: the solver's best path met B's left facing turned 102 degrees from flush (its
+    front facing B's other facing) and closed that door; now it wheels 59.5 and moves in."""
+    a = block(
+        "A",
+        "attacker",
+        25.2,
+        13.9,
+        104.5,
+        files=3,
+        ranks=4,
+        base="20x20mm",
+        profile={"movement": 8},
+    )
+    b = block("B", "defender", 26.0, 18.0, 45.0)
+    return table([b, a], roll=12, ruleset=["tow", "wheel-chord"], fled=False)
+
+
 @property_settings(25)
 @given(charges())
 @example(_wheeled_into_touch())
+@example(_door_past_square())
 def test_every_answer_passes_the_checker(scenario) -> None:
     assert_checked(scenario)
