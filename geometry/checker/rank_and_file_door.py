@@ -34,6 +34,9 @@ from chargeopt.geometry.rank_and_file.obstacles import CHECK_DEPTH_IN, Obstacle,
 STRAIGHT_TOL_IN = 0.002
 """A pose this close to straight ahead of the start is reached by a forward move alone."""
 MAX_DOOR_DEG = 90.0
+TOUCH_TOL_IN = 0.002
+"""A wheel from the start straight into the first touch is met to within this (the end is
+written to 1e-6"; as a written path's end, `POSE_TOL_IN`)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,43 @@ def hinged_poses(
             n = round(MAX_DOOR_DEG / step_deg)
             for i in range(1, n + 1):
                 yield hinge, sign * i * step_deg, rotate_about(end, hinge, sign * i * step_deg)
+
+
+def wheeled_into_touch(
+    start: BlockPose, end: BlockPose, hinges: list[Vec], metric: str, max_wheel_deg: float = 90.0
+) -> list[Approach]:
+    """The approaches where the wheel from the start, with no forward move, ends touching at a
+    hinge the door turns onto `end` (the block halts on reaching the enemy). Closed form: an
+    isolated pose (d1 and d2 both 0 at a double root of d1), which door-angle sampling misses."""
+    out = []
+    for hinge in hinges:
+        across = end.local(hinge)[0]
+        for sign in (1.0, -1.0):
+            pivot = start.corners[pivot_of(sign)]
+            point = start.at(across, 0.0)
+            arm = math.dist(point, pivot)
+            if arm < 1e-9 or abs(math.dist(hinge, pivot) - arm) > TOUCH_TOL_IN:
+                continue
+            a = wrap_deg(_bearing(pivot, hinge) - _bearing(pivot, point))
+            if a * sign <= 0 or abs(a) > max_wheel_deg + 1e-9:
+                continue
+            before = wheel(start, a)
+            door = wrap_deg(end.facing - before.facing)
+            if abs(door) > MAX_DOOR_DEG + 1e-9:
+                continue
+            closed = rotate_about(before, hinge, door)
+            if (
+                max(math.dist(closed.corners[k], end.corners[k]) for k in end.corners)
+                > TOUCH_TOL_IN
+            ):
+                continue
+            path = OneWheel(0.0, a, 0.0, wheel_travel(start.width_in, a, metric))
+            out.append(Approach(before, hinge, door, path))
+    return out
+
+
+def _bearing(origin: Vec, p: Vec) -> float:
+    return math.degrees(math.atan2(p[1] - origin[1], p[0] - origin[0]))
 
 
 def _overlap(pose: BlockPose, target: Polygon) -> bool:
@@ -201,7 +241,8 @@ def first_clash(
     door: bool = True,
 ) -> str | None:
     """What the approach's moves run into (None: clear): obstacles all the way, the target
-    before the last move, or deeper than the checker's overlap at its end. The door's turn
+    before the last move (a wheel that ends touching is the last: the block halts there), or
+    deeper than the checker's overlap at its end. The door's turn
     (6e/tow; T9A's Align Move places the block) lifts the front off the target, so only the
     obstacles are checked against it, with each step's hull (conservative near the hinge)."""
     path = approach.path
@@ -215,7 +256,7 @@ def first_clash(
             areas.append((forward_sweep(pose, amount), last))
             pose = forward(pose, amount)
         else:
-            areas.append((wheel_sweep(pose, amount), False))
+            areas.append((wheel_sweep(pose, amount), last))
             pose = wheel(pose, amount)
     if door and approach.door_deg:
         sweep = _door_sweep(approach.before, approach.hinge, approach.door_deg)

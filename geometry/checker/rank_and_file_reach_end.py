@@ -2,8 +2,9 @@
 (a written path is not trusted for it):
 - no move of any kind when the centre's free space separates start and end (a proof);
 - WHFB 6e / TOW: the shortest one-wheel path to a first-touch pose the door closes onto the
-  end (closed form per door angle, sampled every 0.1 degree and refined) longer than the charge
-  move is `unreachable`; within it, a clear witness path must exist among those that fit;
+  end (closed form per door angle, sampled every 0.1 degree and refined, plus the isolated
+  pose a wheel from the start reaches as it touches) longer than the charge move is
+  `unreachable`; within it, a clear witness path must exist among those that fit;
 - T9A: the Snaking Forward Move has no length limit, so a clear witness path is needed (the
   one-wheel family to the end turned about a contact point or slid along the facing, or the
   start itself already touching). Without a witness nor a proof: `reach_unproven`, saying so.
@@ -23,6 +24,7 @@ from chargeopt.geometry.checker.rank_and_file_door import (
     approaches,
     first_clash,
     one_wheel_to,
+    wheeled_into_touch,
 )
 from chargeopt.geometry.checker.rank_and_file_flush import shared_stretch, touched_facing
 from chargeopt.geometry.checker.rank_and_file_separated import separated
@@ -148,6 +150,10 @@ def find_witness(
     if t9a:
         return _t9a_witness(start, end0, t_start, hinges, obstacles, rules.wheel_metric)
     found = approaches(start, end0, hinges, target, rules.wheel_metric, ONE_WHEEL_STEP_DEG)
+    found = sorted(
+        found + wheeled_into_touch(start, end0, hinges, rules.wheel_metric),
+        key=lambda a: a.length_in,
+    )
     if not found:
         return None, (
             "unreachable",

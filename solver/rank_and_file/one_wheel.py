@@ -37,6 +37,9 @@ FINE_STEP_DEG = 0.25
 FINE_STEPS = 7
 """Around the best coarse angles (and the shortest path's), phi is swept again this finely."""
 MAX_WHEEL_DEG = 90.0
+MAX_DOOR_DEG = 90.0
+"""A front meeting the facing turned this much or more faces another facing (or meets it
+edge-on): no door closes onto it (the checker's door turns less, too)."""
 D1_STEP_IN = 0.25
 D1_MAX_STEPS = 16
 BISECT_STEPS = 16
@@ -225,11 +228,14 @@ def path_charge(
     metric: str,
 ) -> WheelCharge | None:
     """The path forward d1, wheel phi, forward into contact, the door closed: where it ends
-    (None: the front does not meet the facing, or the end slide is not legal)."""
+    (None: the front does not meet the facing, the door would turn 90 degrees or more (the
+    front then meets the facing edge-on or faces another facing), or the end slide is not legal)."""
     met = first_contact(forward(start, d1), phi, ring, facing)
     if met is None:
         return None
     _, d2, _, (lo, hi), arrival = met
+    if abs(flush_wheel(arrival, facing)) >= MAX_DOOR_DEG - EPS:
+        return None
     if hi > lo:
         slide = facing.along(arrival.corners["front-left"])
         s = (lo + hi) / 2
