@@ -79,6 +79,25 @@ def assert_checked(scenario: RankAndFileScenario) -> None:
     assert result.status != Status.INFEASIBLE or result.proof
 
 
+def tow_wheel_into_touch() -> RankAndFileScenario:
+    """Issue 42: a 6x2 TOW block whose best charge is a wheel from the start that ends touching
+    B's front-left corner (no forward move either side of it): an isolated path."""
+    a = block(
+        "A",
+        "attacker",
+        17.2,
+        23.8,
+        -98.9,
+        files=6,
+        ranks=2,
+        base="25x50mm",
+        profile={"movement": 6},
+    )
+    rock = [(30.1, 29.5), (32.1, 29.5), (32.1, 31.0), (30.1, 31.0)]
+    b = block("B", "defender", 26.0, 18.0, 90.0)
+    return table([b, a], terrain=[rock], roll=12, ruleset=["tow", "wheel-chord"], fled=False)
+
+
 def property_settings(examples: int):
     """Hypothesis settings for the solver's property tests (slow examples are fine)."""
     from hypothesis import HealthCheck, Phase, settings

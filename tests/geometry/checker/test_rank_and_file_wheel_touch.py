@@ -6,7 +6,7 @@ there), so the checker finds it in closed form, and refuses an end moved off it.
 from __future__ import annotations
 
 import pytest
-from t9a_builders import block, table
+from t9a_builders import tow_wheel_into_touch
 
 from chargeopt.geometry.checker.rank_and_file_door import first_clash, wheeled_into_touch
 from chargeopt.geometry.checker.rank_and_file_reach_end import check_end_reach, hinges_of
@@ -18,23 +18,6 @@ WIDTH_IN, DEPTH_IN = 6 * 25 / 25.4, 2 * 50 / 25.4
 START = BlockPose(WIDTH_IN, DEPTH_IN, 17.2, 23.8, -98.9)
 TARGET = BlockPose(5 * 25 / 25.4, 3 * 25 / 25.4, 26.0, 18.0, 90.0)
 END_X = 20.436413
-
-
-def _scenario():
-    a = block(
-        "A",
-        "attacker",
-        17.2,
-        23.8,
-        -98.9,
-        files=6,
-        ranks=2,
-        base="25x50mm",
-        profile={"movement": 6},
-    )
-    rock = [(30.1, 29.5), (32.1, 29.5), (32.1, 31.0), (30.1, 31.0)]
-    b = block("B", "defender", 26.0, 18.0, 90.0)
-    return table([b, a], terrain=[rock], roll=12, ruleset=["tow", "wheel-chord"], fled=False)
 
 
 def test_the_wheel_into_the_corner_is_found_and_clear() -> None:
@@ -61,7 +44,8 @@ def test_an_end_off_the_wheel_is_judged_by_the_sampled_family(
     end = BlockPose(WIDTH_IN, DEPTH_IN, END_X + off_in, 18.0, -90.0)
     assert wheeled_into_touch(START, end, hinges_of(end, TARGET), "chord") == []
     kinds = [
-        v.kind for v in check_end_reach(_scenario(), "A", START, end, TARGET, TARGET, [], 12.0)
+        v.kind
+        for v in check_end_reach(tow_wheel_into_touch(), "A", START, end, TARGET, TARGET, [], 12.0)
     ]
     assert kinds == expected
 
@@ -69,7 +53,7 @@ def test_an_end_off_the_wheel_is_judged_by_the_sampled_family(
 def test_the_solve_is_optimal_with_five_and_six_in_contact() -> None:
     from chargeopt.geometry.checker.rank_and_file import check_blocks
 
-    scenario = _scenario()
+    scenario = tow_wheel_into_touch()
     result = solve(scenario)
     assert result.status == Status.OPTIMAL
     assert not result.violations

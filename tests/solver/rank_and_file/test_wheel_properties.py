@@ -8,7 +8,7 @@ import math
 
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
-from t9a_builders import assert_checked, block, property_settings, table
+from t9a_builders import assert_checked, block, property_settings, table, tow_wheel_into_touch
 
 from chargeopt.geometry.rank_and_file.start import check_block_layout
 from chargeopt.models import ScenarioError
@@ -55,25 +55,6 @@ def charges(draw: st.DrawFn):
     return scenario
 
 
-def _wheeled_into_touch():
-    """Issue 42: a 6x2 TOW block whose best charge is a wheel from the start that ends touching
-    B's front-left corner (no forward move either side of it): an isolated path."""
-    a = block(
-        "A",
-        "attacker",
-        17.2,
-        23.8,
-        -98.9,
-        files=6,
-        ranks=2,
-        base="25x50mm",
-        profile={"movement": 6},
-    )
-    rock = [(30.1, 29.5), (32.1, 29.5), (32.1, 31.0), (30.1, 31.0)]
-    b = block("B", "defender", 26.0, 18.0, 90.0)
-    return table([b, a], terrain=[rock], roll=12, ruleset=["tow", "wheel-chord"], fled=False)
-
-
 def _door_past_square():
     """Issue 42: the solver's best path met B's left facing turned 102 degrees from flush (its
     front facing B's other facing) and closed that door; now it wheels 59.5 and moves in."""
@@ -94,7 +75,7 @@ def _door_past_square():
 
 @property_settings(25)
 @given(charges())
-@example(_wheeled_into_touch())
+@example(tow_wheel_into_touch())
 @example(_door_past_square())
 def test_every_answer_passes_the_checker(scenario) -> None:
     assert_checked(scenario)
